@@ -1,0 +1,15 @@
+"""checker: write a system's rules once as Python transition relations, then check them.
+
+Public surface for spec writers; engines live in `checker.explorer` (explicit BFS).
+"""
+from .domains import Const, Int, Map, Option, Set, Ghost
+from .dsl import (Spec, action, fault, invariant, reachable, constraint, terminal, initial,
+                  require, choose, Disabled)
+from .errors import CheckerError, SpecError, DomainError, ModelError, TraceError
+
+__all__ = [
+    "Const", "Int", "Map", "Option", "Set", "Ghost",
+    "Spec", "action", "fault", "invariant", "reachable", "constraint", "terminal", "initial",
+    "require", "choose", "Disabled",
+    "CheckerError", "SpecError", "DomainError", "ModelError", "TraceError",
+]

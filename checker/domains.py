@@ -1,0 +1,491 @@
+"""Finite domains of state variables, action parameters and constants.
+
+A domain knows its values and how to encode each as a small, hashable code: scalar
+values (bool, Int[lo, hi], enum members, options, records) become ints, a map becomes
+a tuple of codes and a set becomes a bitmask. States are tuples of such codes, so they
+hash fast and identically in every process.
+
+Domains may be written in terms of model constants (`Int[0, backoff_limit + 1]`); such
+a domain stays lazy until `resolve(env)` is given the constants' values.
+"""
+from __future__ import annotations
+
+import dataclasses
+import enum
+import inspect
+import itertools
+import operator
+import types
+import typing
+from typing import Any
+
+from .values import MapValue, SetValue, index_key
+
+
+class OutOfDomain(ValueError):
+    """Raised by `encode` with a text saying which value missed which domain."""
+
+
+# ---------------------------------------------------------------- constants
+
+class Expr:
+    """Arithmetic over constants, evaluated once the model fixes their values."""
+
+    def __init__(self, op, *args):
+        self.op, self.args = op, args
+
+    def evaluate(self, env: dict[str, Any]):
+        return self.op(*(resolve_value(a, env) for a in self.args))
+
+    def __add__(self, o): return Expr(operator.add, self, o)
+    def __radd__(self, o): return Expr(operator.add, o, self)
+    def __sub__(self, o): return Expr(operator.sub, self, o)
+    def __rsub__(self, o): return Expr(operator.sub, o, self)
+    def __mul__(self, o): return Expr(operator.mul, self, o)
+    def __rmul__(self, o): return Expr(operator.mul, o, self)
+    def __floordiv__(self, o): return Expr(operator.floordiv, self, o)
+    def __neg__(self): return Expr(operator.neg, self)
+
+
+class Const(Expr):
+    """A model constant: `backoff_limit = Const(1)`; a model file may override it.
+
+    Inside actions, `s.backoff_limit` is its value; inside domain expressions in the
+    class body it stands for that value until the model is bound.
+    """
+
+    def __init__(self, default, doc: str = "", *, min: int | None = None, max: int | None = None):
+        super().__init__(None)
+        self.default, self.doc, self.min, self.max = default, doc, min, max
+        self.name = "?"
+
+    def __set_name__(self, owner, name):
+        self.name = name
+
+    def evaluate(self, env):
+        return env[self.name]
+
+    def convert(self, value):
+        """Check and convert a model-file value; raises ValueError with the reason."""
+        kind = type(self.default)
+        if isinstance(self.default, enum.Enum):
+            for member in kind:
+                if value in (member.name, member.value) or value is member:
+                    return member
+            choices = ", ".join(repr(m.value) for m in kind)
+            raise ValueError(f"expected one of {choices}, got {value!r}")
+        if type(value) is not kind:
+            raise ValueError(f"expected {kind.__name__}, got {type(value).__name__} {value!r}")
+        if self.min is not None and value < self.min:
+            raise ValueError(f"must be >= {self.min}, got {value}")
+        if self.max is not None and value > self.max:
+            raise ValueError(f"must be <= {self.max}, got {value}")
+        return value
+
+
+def resolve_value(x, env):
+    return x.evaluate(env) if isinstance(x, Expr) else x
+
+
+# ---------------------------------------------------------------- domain base
+
+class Domain:
+    """A finite set of values. Concrete domains answer `values`, `encode`, `decode`."""
+
+    scalar = True          # scalar domains have int codes 0..size-1 and a `values` table
+    lazy = False
+
+    def resolve(self, env) -> "Domain":
+        return self
+
+    # Defaults for scalar domains; containers override.
+    def encode(self, value) -> Any:
+        try:
+            return self._index[index_key(value)]
+        except (KeyError, TypeError):
+            raise OutOfDomain(f"{value!r} is not in {self}") from None
+
+    def decode(self, code, owner=None):
+        return self.values[code]
+
+    def plain(self, code):
+        """The value of `code` as an immutable Python value (for traces and display)."""
+        return self.values[code]
+
+    def _build_index(self):
+        self.size = len(self.values)
+        self._index = {index_key(v): i for i, v in enumerate(self.values)}
+
+    def show(self, value) -> str:
+        return repr(value)
+
+    def __iter__(self):
+        return iter(self.values)
+
+
+class BoolDomain(Domain):
+    def __init__(self):
+        self.values = [False, True]
+        self._build_index()
+
+    def __repr__(self): return "bool"
+    def show(self, value): return "true" if value else "false"
+    def to_itf(self, value): return value
+
+    def from_itf(self, data):
+        if not isinstance(data, bool):
+            raise OutOfDomain(f"expected a boolean, got {data!r}")
+        return data
+
+
+class IntDomain(Domain):
+    """`Int[lo, hi]`: the integers lo..hi inclusive (bounds may use constants)."""
+
+    def __init__(self, lo, hi):
+        self.lo, self.hi = lo, hi
+        self.lazy = isinstance(lo, Expr) or isinstance(hi, Expr)
+        if not self.lazy:
+            if not (isinstance(lo, int) and isinstance(hi, int)) or lo > hi:
+                raise TypeError(f"Int[{lo!r}, {hi!r}] needs int bounds with lo <= hi")
+            self.values = list(range(lo, hi + 1))
+            self.size = len(self.values)
+
+    def resolve(self, env):
+        return IntDomain(resolve_value(self.lo, env), resolve_value(self.hi, env)) if self.lazy else self
+
+    def encode(self, value):
+        if type(value) is int and self.lo <= value <= self.hi:
+            return value - self.lo
+        raise OutOfDomain(f"{value!r} is not in {self}")
+
+    def __repr__(self): return f"Int[{self.lo}, {self.hi}]"
+    def show(self, value): return str(value)
+    def to_itf(self, value): return {"#bigint": str(value)}
+
+    def from_itf(self, data):
+        if isinstance(data, dict) and set(data) == {"#bigint"}:
+            data = int(data["#bigint"])
+        if type(data) is not int:
+            raise OutOfDomain(f"expected an integer, got {data!r}")
+        return data
+
+
+class EnumDomain(Domain):
+    """An `enum.Enum` class.
+
+    Plain enums (no mixin type) get identity hashing: their members are singletons
+    compared by identity, so this changes no result, and it makes sets and maps of
+    members as fast as the built-ins instead of calling Enum.__hash__ in Python.
+    """
+
+    def __init__(self, cls: type[enum.Enum]):
+        if cls.__hash__ is enum.Enum.__hash__ and cls.__eq__ is object.__eq__:
+            cls.__hash__ = object.__hash__
+        self.cls = cls
+        self.values = list(cls)
+        self._build_index()
+
+    def __repr__(self): return self.cls.__name__
+    def show(self, value): return enum_label(value)
+    def to_itf(self, value): return enum_label(value)
+
+    def from_itf(self, data):
+        for member in self.values:
+            if data in (member.name, member.value):
+                return member
+        raise OutOfDomain(f"{data!r} is not a {self.cls.__name__}")
+
+
+def enum_label(member: enum.Enum) -> str:
+    """How an enum member is written in traces: its value if a string, else its name."""
+    return member.value if isinstance(member.value, str) else member.name
+
+
+class OptionDomain(Domain):
+    """`Option[T]`: None or a value of T (T scalar)."""
+
+    def __init__(self, inner: Domain):
+        self.inner = inner
+        self.lazy = inner.lazy
+        if not self.lazy:
+            if not inner.scalar:
+                raise TypeError(f"Option[{inner}]: only scalar domains can be optional")
+            self.values = [None] + list(inner.values)
+            self._build_index()
+
+    def resolve(self, env):
+        return OptionDomain(self.inner.resolve(env)) if self.lazy else self
+
+    def __repr__(self): return f"Option[{self.inner}]"
+    def show(self, value): return "None" if value is None else self.inner.show(value)
+
+    def to_itf(self, value):
+        if value is None:
+            return {"tag": "None", "value": {"#tup": []}}
+        return {"tag": "Some", "value": self.inner.to_itf(value)}
+
+    def from_itf(self, data):
+        if isinstance(data, dict) and data.get("tag") == "None":
+            return None
+        if isinstance(data, dict) and data.get("tag") == "Some":
+            return self.inner.from_itf(data.get("value"))
+        raise OutOfDomain(f"expected {{'tag': 'None'|'Some', ...}}, got {data!r}")
+
+
+class RecordDomain(Domain):
+    """A record: a frozen dataclass or a NamedTuple whose fields have scalar domains.
+
+    NamedTuples hash and compare at C speed; prefer them for hot message types."""
+
+    TABLE_LIMIT = 1 << 16
+
+    def __init__(self, cls, fields: dict[str, Domain] | None = None):
+        self.cls = cls
+        self.fields = fields if fields is not None else {
+            name: as_domain(t, owner=cls) for name, t in _record_fields(cls)}
+        self.lazy = any(d.lazy for d in self.fields.values())
+        if not self.lazy:
+            for name, d in self.fields.items():
+                if not d.scalar:
+                    raise TypeError(f"record {cls.__name__}.{name}: fields must be scalar, got {d}")
+            self.size = 1
+            for d in self.fields.values():
+                self.size *= d.size
+            if self.size > self.TABLE_LIMIT:
+                raise TypeError(f"record {cls.__name__} has {self.size} values; at most "
+                                f"{self.TABLE_LIMIT} are supported")
+            names = list(self.fields)
+            self.values = [cls(**dict(zip(names, combo))) for combo in
+                           itertools.product(*(d.values for d in self.fields.values()))]
+            self._build_index()
+
+    def resolve(self, env):
+        if not self.lazy:
+            return self
+        return RecordDomain(self.cls, {n: d.resolve(env) for n, d in self.fields.items()})
+
+    def __repr__(self): return self.cls.__name__
+
+    def show(self, value):
+        inner = ", ".join(f"{n}={d.show(getattr(value, n))}" for n, d in self.fields.items())
+        return f"{self.cls.__name__}({inner})"
+
+    def to_itf(self, value):
+        return {n: d.to_itf(getattr(value, n)) for n, d in self.fields.items()}
+
+    def from_itf(self, data):
+        if not isinstance(data, dict) or set(data) - {"#meta"} != set(self.fields):
+            raise OutOfDomain(f"expected a record with fields {sorted(self.fields)}, got {data!r}")
+        return self.cls(**{n: d.from_itf(data[n]) for n, d in self.fields.items()})
+
+
+def _is_record(t) -> bool:
+    return isinstance(t, type) and (dataclasses.is_dataclass(t) or
+                                    (issubclass(t, tuple) and hasattr(t, "_fields")))
+
+
+def _record_fields(cls):
+    hints = inspect.get_annotations(cls, eval_str=True)
+    names = cls._fields if issubclass(cls, tuple) else [f.name for f in dataclasses.fields(cls)]
+    return [(name, hints[name]) for name in names]
+
+
+# ---------------------------------------------------------------- containers
+
+class MapDomain(Domain):
+    """`Map[K, V]`: a total function from a scalar domain K to any domain V."""
+
+    scalar = False
+
+    def __init__(self, key: Domain, value: Domain):
+        self.key, self.value = key, value
+        self.lazy = key.lazy or value.lazy
+        if not self.lazy:
+            if not key.scalar:
+                raise TypeError(f"Map[{key}, ...]: keys must be scalar")
+            self.keys = list(key.values)
+            self.key_index = {index_key(k): i for i, k in enumerate(self.keys)}
+
+    def resolve(self, env):
+        return MapDomain(self.key.resolve(env), self.value.resolve(env)) if self.lazy else self
+
+    def __repr__(self): return f"Map[{self.key}, {self.value}]"
+
+    def encode(self, value):
+        if isinstance(value, MapValue) and value._domain is self:
+            return value.code()
+        try:
+            if len(value) != len(self.keys):
+                raise OutOfDomain(f"a {self} needs exactly the keys {self.keys}, got {value!r}")
+            enc = self.value.encode
+            return tuple(enc(value[k]) for k in self.keys)
+        except (KeyError, TypeError):
+            raise OutOfDomain(f"{value!r} is not a {self}") from None
+
+    def decode(self, code, owner=None):
+        if self.value.scalar:
+            return MapValue(self, code, owner, zip(self.keys, map(self.value.values.__getitem__, code)))
+        dec = self.value.decode
+        return MapValue(self, code, owner, ((k, dec(c, owner)) for k, c in zip(self.keys, code)))
+
+    def plain(self, code):
+        return types.MappingProxyType({k: self.value.plain(c) for k, c in zip(self.keys, code)})
+
+    def show(self, value):
+        return "{" + ", ".join(f"{self.key.show(k)}: {self.value.show(v)}"
+                               for k, v in value.items()) + "}"
+
+    def to_itf(self, value):
+        return {"#map": [[self.key.to_itf(k), self.value.to_itf(value[k])] for k in self.keys]}
+
+    def from_itf(self, data):
+        if not isinstance(data, dict) or "#map" not in data:
+            raise OutOfDomain(f"expected {{'#map': [...]}} for {self}, got {data!r}")
+        return {self.key.from_itf(k): self.value.from_itf(v) for k, v in data["#map"]}
+
+
+class SetDomain(Domain):
+    """`Set[E]`: subsets of a scalar domain E, encoded as a bitmask."""
+
+    scalar = False
+    MEMBERS_CACHE = 1 << 16
+
+    def __init__(self, elem: Domain):
+        self.elem = elem
+        self._members: dict[int, tuple] = {}
+        self.lazy = elem.lazy
+        if not self.lazy and not elem.scalar:
+            raise TypeError(f"Set[{elem}]: elements must be scalar")
+
+    def resolve(self, env):
+        return SetDomain(self.elem.resolve(env)) if self.lazy else self
+
+    def __repr__(self): return f"Set[{self.elem}]"
+
+    def encode(self, value):
+        if isinstance(value, SetValue) and value._domain is self:
+            return value.code()
+        enc = self.elem.encode
+        try:
+            bits = 0
+            for e in value:
+                bits |= 1 << enc(e)
+            return bits
+        except TypeError:
+            raise OutOfDomain(f"{value!r} is not a {self}") from None
+
+    def members(self, code):
+        found = self._members.get(code)
+        if found is None:
+            values = self.elem.values
+            found = tuple(values[i] for i in range(code.bit_length()) if code >> i & 1)
+            if len(self._members) < self.MEMBERS_CACHE:
+                self._members[code] = found
+        return found
+
+    def decode(self, code, owner=None):
+        return SetValue(self, code, owner, self.members(code))
+
+    def plain(self, code):
+        return frozenset(self.members(code))
+
+    def show(self, value):
+        return "{" + ", ".join(sorted(self.elem.show(e) for e in value)) + "}"
+
+    def to_itf(self, value):
+        return {"#set": [self.elem.to_itf(e) for e in self.elem.values if e in value]}
+
+    def from_itf(self, data):
+        if not isinstance(data, dict) or "#set" not in data:
+            raise OutOfDomain(f"expected {{'#set': [...]}} for {self}, got {data!r}")
+        return frozenset(self.elem.from_itf(e) for e in data["#set"])
+
+
+# ---------------------------------------------------------------- type syntax
+
+class Int:
+    """`Int[lo, hi]` in annotations."""
+
+    def __class_getitem__(cls, bounds):
+        lo, hi = bounds
+        return IntDomain(lo, hi)
+
+
+class Option:
+    """`Option[T]`: None or a T."""
+
+    def __class_getitem__(cls, inner):
+        return OptionDomain(as_domain(inner))
+
+
+class Set:
+    """`Set[E]`: a finite set of E (E scalar)."""
+
+    def __class_getitem__(cls, elem):
+        return SetDomain(as_domain(elem))
+
+
+class Fill:
+    """Default for a map variable: every key maps to the same value."""
+
+    def __init__(self, value):
+        self.value = value
+
+    def build(self, domain: MapDomain):
+        return {k: self.value for k in domain.keys}
+
+
+class Map:
+    """`Map[K, V]`: a total function over a finite K. `Map.fill(v)` is a default."""
+
+    def __class_getitem__(cls, kv):
+        k, v = kv
+        return MapDomain(as_domain(k), as_domain(v))
+
+    fill = Fill
+
+
+class GhostDomain:
+    """Marker from `Ghost[T]`: a history variable, not part of the system's state."""
+
+    def __init__(self, inner):
+        self.inner = inner
+
+
+class Ghost:
+    """`Ghost[T]`: a variable the real system does not have, kept for properties."""
+
+    def __class_getitem__(cls, inner):
+        return GhostDomain(as_domain(inner))
+
+
+def as_domain(t, owner=None) -> Domain:
+    """Turn an annotation (bool, an Enum, a dataclass, Int[..], Map[..], ...) into a Domain."""
+    if isinstance(t, Domain):
+        return t
+    if t is bool:
+        return BoolDomain()
+    if isinstance(t, type) and issubclass(t, enum.Enum):
+        return EnumDomain(t)
+    if _is_record(t):
+        return RecordDomain(t)
+    args = typing.get_args(t)
+    if typing.get_origin(t) in (typing.Union, types.UnionType) and type(None) in args:
+        rest = [a for a in args if a is not type(None)]
+        if len(rest) == 1:
+            return OptionDomain(as_domain(rest[0]))
+    where = f" (in {owner.__name__})" if owner is not None else ""
+    raise TypeError(f"{t!r}{where} is not a finite domain: use bool, an Enum, a record "
+                    f"(frozen dataclass or NamedTuple), Int[lo, hi], Option[T], Set[E] or Map[K, V]")
+
+
+def domain_values(d) -> list:
+    """Values of a concrete domain, or of a plain iterable (for `choose`)."""
+    if isinstance(d, Domain):
+        return d.values if d.scalar else _container_values(d)
+    return list(d) if not isinstance(d, (list, tuple)) else d
+
+
+def _container_values(d):
+    raise TypeError(f"cannot enumerate the values of {d}; choose from a scalar domain")
+

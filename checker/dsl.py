@@ -1,0 +1,150 @@
+"""The spec-writer's vocabulary: `Spec`, `@action`, `@invariant`, `require`, `choose`, ...
+
+A spec is a class whose annotated attributes are state variables (the default is the
+initial value) and whose decorated methods are actions and properties. Engines never
+call a spec directly: they compile it (`checker.machine.compile_spec`) with the model's
+constants, then run the very same functions on concrete or symbolic state.
+"""
+from __future__ import annotations
+
+import dataclasses
+import enum
+from typing import Callable
+
+from .domains import Domain, SetValue
+
+
+class Disabled(BaseException):
+    """Raised by `require(False)`: the action is not enabled here.
+
+    A BaseException, so that a spec's own `except Exception` cannot swallow it.
+    """
+
+
+def require(condition) -> None:
+    """Enable the running action only where `condition` holds (a guard)."""
+    if not condition:
+        raise Disabled
+
+
+class Oracle:
+    """Decides `choose(...)`; each engine installs its own (explicit: replay a prefix)."""
+
+    def choose(self, values: list):
+        raise NotImplementedError
+
+
+class _NoOracle(Oracle):
+    def choose(self, values):
+        raise RuntimeError("choose() may only be called while an engine runs an action")
+
+
+_oracle: list[Oracle] = [_NoOracle()]
+
+
+def install_oracle(oracle: Oracle) -> Oracle:
+    """Make `oracle` answer `choose`; returns the previous one."""
+    previous, _oracle[0] = _oracle[0], oracle
+    return previous
+
+
+def choose(domain):
+    """Nondeterministic choice of one value of `domain` (a domain, set or sequence).
+
+    Every value is explored: the engine runs the action once per choice. Choosing from
+    an empty collection disables the action, like TLA+'s `\\E x \\in {}`.
+    """
+    return _oracle[0].choose(domain)
+
+
+def ordered_values(domain, env) -> list:
+    """The values `choose(domain)` ranges over, in a deterministic order."""
+    if isinstance(domain, Domain):
+        d = domain.resolve(env) if domain.lazy else domain
+        if not d.scalar:
+            raise TypeError(f"choose({d}): choose from a scalar domain or a collection")
+        return d.values
+    if isinstance(domain, SetValue):
+        return [v for v in domain._domain.elem.values if v in domain]
+    if isinstance(domain, type) and issubclass(domain, enum.Enum):
+        return list(domain)
+    if isinstance(domain, (set, frozenset)):
+        return sorted(domain, key=repr)
+    if isinstance(domain, dict):
+        return list(domain)
+    return list(domain)
+
+
+# ---------------------------------------------------------------- decorators
+
+@dataclasses.dataclass(frozen=True)
+class Role:
+    """What a decorated method is to the engine."""
+
+    kind: str                 # action, fault, invariant, reachable, constraint, terminal, initial
+    group: str | None = None  # action group the model file can switch on or off
+
+
+def _mark(kind: str, fn: Callable | None = None, *, group: str | None = None):
+    def wrap(f):
+        f.__checker_role__ = Role(kind, group)
+        return f
+    return wrap(fn) if fn is not None else wrap
+
+
+def action(fn=None, *, group: str | None = None):
+    """A transition: `def step(s, p: Domain, ...)`; each parameter binding is one action."""
+    return _mark("action", fn, group=group)
+
+
+def fault(fn=None, *, group: str = "faults"):
+    """An environment fault (crash, lost write, ...): an action labelled `fault` in traces."""
+    return _mark("fault", fn, group=group)
+
+
+def invariant(fn):
+    """Safety: must hold in every reachable state."""
+    return _mark("invariant", fn)
+
+
+def reachable(fn):
+    """A witness must exist: some reachable state satisfies it (guards against vacuity)."""
+    return _mark("reachable", fn)
+
+
+def constraint(fn):
+    """State constraint (TLC's CONSTRAINT): successors outside it are counted, not explored."""
+    return _mark("constraint", fn)
+
+
+def terminal(fn):
+    """States where it holds may have no successor without counting as a deadlock."""
+    return _mark("terminal", fn)
+
+
+def initial(fn):
+    """Sets up the initial state(s) from the defaults; `choose` here gives several."""
+    return _mark("initial", fn)
+
+
+# ---------------------------------------------------------------- Spec
+
+class SpecMeta(type):
+    """Gives every spec class empty `__slots__`, so a typo like `s.fialed = 1` is an error."""
+
+    def __new__(mcls, name, bases, namespace, **kw):
+        namespace.setdefault("__slots__", ())
+        return super().__new__(mcls, name, bases, namespace, **kw)
+
+
+class Spec(metaclass=SpecMeta):
+    """Base class of every spec. Subclass it; see the module docstring."""
+
+    @classmethod
+    def members(cls):
+        """Name -> attribute over the MRO, base classes first, overrides in place."""
+        found: dict[str, object] = {}
+        for klass in reversed(cls.__mro__):
+            for name, value in vars(klass).items():
+                found[name] = value
+        return found

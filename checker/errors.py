@@ -1,0 +1,58 @@
+"""Errors a user can act on: each carries the place (file:line) it is about.
+
+The CLI prints them as one line and exits 2; they never surface as tracebacks.
+"""
+from __future__ import annotations
+
+import inspect
+import traceback
+from pathlib import Path
+
+
+class CheckerError(Exception):
+    """Base of every user-facing error; `where` is 'file:line' or a file name."""
+
+    def __init__(self, message: str, where: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.where = where
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.message}" if self.where else self.message
+
+
+class SpecError(CheckerError):
+    """The spec is malformed, or an action/property raised while running."""
+
+
+class DomainError(SpecError):
+    """A value was written outside the declared finite domain."""
+
+
+class ModelError(CheckerError):
+    """The model file (TOML) is malformed or names something unknown."""
+
+
+class TraceError(CheckerError):
+    """A trace file is malformed or does not fit the spec."""
+
+
+_CHECKER_DIR = Path(__file__).resolve().parent
+
+
+def where_defined(obj) -> str | None:
+    """'file:line' of a function or class definition, for error messages."""
+    try:
+        target = inspect.unwrap(obj)
+        return f"{inspect.getsourcefile(target)}:{inspect.getsourcelines(target)[1]}"
+    except (TypeError, OSError):
+        return None
+
+
+def user_frame(exc: BaseException) -> str | None:
+    """'file:line' of the innermost traceback frame outside checker/ (the spec line)."""
+    found = None
+    for frame in traceback.extract_tb(exc.__traceback__):
+        if Path(frame.filename).resolve().parent != _CHECKER_DIR:
+            found = f"{frame.filename}:{frame.lineno}"
+    return found

@@ -1,0 +1,228 @@
+"""The explicit-state engine: breadth-first search over every interleaving.
+
+BFS gives the shortest counterexample for each invariant and the shortest witness for
+each `@reachable`. Visited states map to their parent, so traces are rebuilt only for
+the properties that need one. A limit or Ctrl-C ends the search with `unknown` for
+whatever is still undecided, never with a wrong `holds`.
+"""
+from __future__ import annotations
+
+import dataclasses
+import time
+from typing import Callable
+
+from .dsl import Disabled, install_oracle
+from .fastpath import DISABLED
+from .machine import Machine
+from .results import Coverage, PropertyResult, RunResult, Stats, Verdict
+from .trace import build_trace
+
+
+@dataclasses.dataclass
+class CheckOptions:
+    """What to check and how far: shared by every engine."""
+
+    properties: list[str] | None = None        # None: every property of the spec
+    deadlock: bool = False
+    max_states: int | None = None
+    max_seconds: float | None = None
+    max_depth: int | None = None
+
+
+class _Search:
+    """Undecided properties and what was found, while the BFS runs."""
+
+    def __init__(self, machine: Machine, options: CheckOptions):
+        chosen = machine.properties
+        if options.properties is not None:
+            chosen = [p for p in chosen if p.name in options.properties]
+        self.invariants = [p for p in chosen if p.kind == "invariant"]
+        self.reachables = [p for p in chosen if p.kind == "reachable"]
+        self.found: dict[str, tuple] = {}       # property name -> state (violation / witness)
+
+    def pending(self):
+        return ([p for p in self.invariants if p.name not in self.found],
+                [p for p in self.reachables if p.name not in self.found])
+
+
+class ExplicitEngine:
+    """Breadth-first exploration of a Machine (see module docstring)."""
+
+    name = "explicit"
+
+    def __init__(self, machine: Machine, options: CheckOptions,
+                 progress: Callable[[Stats], None] | None = None):
+        self.machine, self.options, self.progress = machine, options, progress
+
+    def check(self, model_name: str = "") -> RunResult:
+        m, opts = self.machine, self.options
+        search = _Search(m, opts)
+        stats = Stats()
+        fired = [0] * len(m.bindings)
+        parents: dict[tuple, tuple | None] = {}
+        deadlock_at = None
+        stopped = None
+        started = time.perf_counter()
+        previous_oracle = install_oracle(m.oracle)
+        try:
+            deadlock_at, stopped = self._bfs(search, stats, fired, parents, started)
+        except KeyboardInterrupt:
+            stopped = "interrupted (Ctrl-C)"
+        finally:
+            install_oracle(previous_oracle)
+            stats.seconds = time.perf_counter() - started
+            stats.distinct_states = len(parents)
+        stats.complete = stopped is None
+        return RunResult(
+            model=model_name, spec=m.spec_cls.__name__, engine=self.name,
+            constants=dict(m.env), stats=stats,
+            properties=self._verdicts(search, parents, deadlock_at, stopped),
+            coverage=self._coverage(fired), stopped=stopped)
+
+    # ------------------------------------------------------------ the search
+
+    def _bfs(self, search, stats, fired, parents, started):
+        m, opts = self.machine, self.options
+        sc, oracle = m.scratch, m.oracle
+        load, encode, restore = m.load, m._encode, m.restore
+        constraints, terminals = m.constraints, m.terminals
+        bindings = [(b.index, b.guard, b.body, b.args, b.label) for b in m.bindings]
+        check_deadlock = opts.deadlock
+        max_states = opts.max_states or float("inf")
+        max_depth = opts.max_depth or float("inf")
+        deadline = started + opts.max_seconds if opts.max_seconds else float("inf")
+        next_report = started + 2.0
+        invariants, reachables = search.pending()
+        deadlock_at = None
+
+        def admit(st, parent):
+            """Record a new state (scratch holds it); check the pending properties."""
+            nonlocal invariants, reachables
+            parents[st] = parent
+            for p in invariants:
+                if not m.holds(p.fn, p.name):
+                    search.found[p.name] = st
+                    invariants = [q for q in invariants if q is not p]
+            for p in reachables:
+                if m.holds(p.fn, p.name):
+                    search.found[p.name] = st
+                    reachables = [q for q in reachables if q is not p]
+
+        def consider(st, parent):
+            """A successor not seen before, held by the scratch: store it if in the constraint."""
+            if constraints and not all(m.holds(c, "constraint") for c in constraints):
+                return
+            admit(st, parent)
+            next_level.append(st)
+
+        level = next_level = []
+        for st in m.initial_states():
+            stats.initial_states += 1
+            if st not in parents:
+                load(sc, st)
+                consider(st, None)
+        stats.depth = 1 if level else 0
+        while level:
+            next_level = []
+            for n, st in enumerate(level):
+                if len(parents) >= max_states:
+                    return deadlock_at, f"state limit {opts.max_states} reached"
+                if n & 255 == 0:
+                    now = time.perf_counter()
+                    if now > deadline:
+                        return deadlock_at, f"time limit {opts.max_seconds:g} s reached"
+                    if self.progress and now >= next_report:
+                        stats.seconds, stats.distinct_states = now - started, len(parents)
+                        stats.queue = len(level) - n + len(next_level)
+                        self.progress(stats)
+                        next_report = now + 1.0
+                base = load(sc, st)
+                produced = 0
+                for index, guard, body, args, label in bindings:
+                    try:
+                        if guard is not None and not guard(sc, *args):
+                            continue
+                        oracle.taken = None
+                        try:
+                            result = body(sc, *args)
+                        except Disabled:
+                            result = DISABLED
+                    except Exception as e:
+                        restore(sc, base)
+                        raise m.error_in(label, e) from None
+                    if oracle.taken is not None:         # it chose: run it once per choice
+                        restore(sc, base)
+                        outcomes = [succ for _, succ in m.run(body, args, label, st, base)]
+                        produced += len(outcomes)
+                        fired[index] += len(outcomes)
+                        for succ in outcomes:
+                            if succ not in parents:
+                                load(sc, succ)
+                                consider(succ, st)
+                        base = load(sc, st)
+                        continue
+                    if result is DISABLED:
+                        restore(sc, base)
+                        continue
+                    try:
+                        succ = encode(sc, base, st)
+                    except Exception:
+                        succ = m.encode(sc, base, st, label)   # raises, naming the variable
+                    produced += 1
+                    fired[index] += 1
+                    if succ not in parents:
+                        consider(succ, st)
+                    restore(sc, base)
+                stats.transitions += produced
+                if check_deadlock and produced == 0 and deadlock_at is None and \
+                        not any(m.holds(t, "terminal") for t in terminals):
+                    deadlock_at = st
+            if next_level:
+                if stats.depth >= max_depth:
+                    return deadlock_at, f"depth limit {opts.max_depth} reached"
+                stats.depth += 1
+            level = next_level
+        return deadlock_at, None
+
+    # ------------------------------------------------------------ verdicts
+
+    def _verdicts(self, search, parents, deadlock_at, stopped):
+        m = self.machine
+        results = []
+        for p in search.invariants + search.reachables:
+            st = search.found.get(p.name)
+            if st is not None:
+                verdict = Verdict.VIOLATED if p.kind == "invariant" else Verdict.HOLDS
+                reason = ("shortest counterexample" if p.kind == "invariant"
+                          else "shortest witness")
+                trace = build_trace(m, path_to(parents, st))
+            elif stopped:
+                verdict, reason, trace = Verdict.UNKNOWN, stopped, None
+            else:
+                verdict = Verdict.HOLDS if p.kind == "invariant" else Verdict.VIOLATED
+                reason = None if p.kind == "invariant" else "no reachable state satisfies it"
+                trace = None
+            results.append(PropertyResult(p.name, p.kind, verdict, reason, trace, where=p.where))
+        if self.options.deadlock:
+            if deadlock_at is not None:
+                results.append(PropertyResult(
+                    "deadlock", "deadlock", Verdict.VIOLATED, "a state with no successor",
+                    build_trace(m, path_to(parents, deadlock_at))))
+            else:
+                results.append(PropertyResult(
+                    "deadlock", "deadlock", Verdict.UNKNOWN if stopped else Verdict.HOLDS, stopped))
+        return results
+
+    def _coverage(self, fired):
+        bindings = self.machine.bindings
+        by_action: dict[str, int] = {}
+        for b in bindings:
+            by_action[b.name] = by_action.get(b.name, 0) + fired[b.index]
+        return Coverage({b.label: fired[b.index] for b in bindings}, by_action)
+
+
+def path_to(parents: dict, st: tuple) -> list[tuple]:
+    path = [st]
+    while (st := parents[st]) is not None:
+        path.append(st)
+    return path[::-1]

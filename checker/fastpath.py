@@ -1,0 +1,118 @@
+"""Compile an action into a cheap guard and a body, without changing its meaning.
+
+Most actions are disabled in most states, and a raised exception costs several times a
+function call. So the explicit engine rewrites, once per action:
+
+* the leading `require(c)` statements into `guard(s, *params) -> bool` (`c1 and c2`),
+* every other statement-level `require(c)` of the function into
+  `if not (c): return DISABLED`.
+
+`require` inside nested helpers still raises `Disabled`, which the engine also catches.
+The symbolic engine runs the original function; both readings are the same relation.
+Functions whose source is unavailable or that close over variables are left as they are.
+"""
+from __future__ import annotations
+
+import ast
+import inspect
+import textwrap
+import types
+
+from .dsl import require
+
+DISABLED = object()
+_NAME = "__checker_disabled__"
+
+
+def _is_require(node, fn_globals) -> ast.expr | None:
+    """The condition of `require(cond)` as a statement, if `node` is one."""
+    if not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)):
+        return None
+    call = node.value
+    func = call.func
+    named = (isinstance(func, ast.Name) and fn_globals.get(func.id) is require) or \
+            (isinstance(func, ast.Attribute) and func.attr == "require")
+    if named and len(call.args) == 1 and not call.keywords:
+        return call.args[0]
+    return None
+
+
+class _RewriteRequires(ast.NodeTransformer):
+    def __init__(self, fn_globals):
+        self.fn_globals = fn_globals
+
+    def visit_FunctionDef(self, node):      # nested functions keep their require()
+        return node
+
+    visit_AsyncFunctionDef = visit_Lambda = visit_ClassDef = visit_FunctionDef
+
+    def generic_visit(self, node):
+        super().generic_visit(node)
+        return node
+
+    def visit_Expr(self, node):
+        cond = _is_require(node, self.fn_globals)
+        if cond is None:
+            return node
+        test = ast.UnaryOp(op=ast.Not(), operand=cond)
+        ret = ast.Return(value=ast.Name(id=_NAME, ctx=ast.Load()))
+        return ast.copy_location(ast.If(test=test, body=[ast.copy_location(ret, node)], orelse=[]), node)
+
+
+def split_guard(fn):
+    """(guard or None, body) for `fn`; body returns DISABLED where a require fails."""
+    if fn.__code__.co_freevars:
+        return None, fn
+    try:
+        lines, first = inspect.getsourcelines(fn)
+        filename = inspect.getsourcefile(fn)
+    except (OSError, TypeError):
+        return None, fn
+    tree = ast.parse(textwrap.dedent("".join(lines)))
+    fdef = tree.body[0]
+    if not isinstance(fdef, ast.FunctionDef):
+        return None, fn
+    ast.increment_lineno(tree, first - 1)
+    fdef.decorator_list = []
+    body = list(fdef.body)
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        body = body[1:]                                  # docstring
+    conds = []
+    while body and (cond := _is_require(body[0], fn.__globals__)) is not None:
+        conds.append(cond)
+        body = body[1:]
+    fn.__globals__[_NAME] = DISABLED
+    guard = None
+    if conds:
+        test = conds[0] if len(conds) == 1 else ast.BoolOp(op=ast.And(), values=conds)
+        gdef = ast.FunctionDef(name=fn.__name__ + "__guard", args=fdef.args,
+                               body=[ast.Return(value=test)], decorator_list=[],
+                               returns=None, type_comment=None)
+        ast.copy_location(gdef, fdef)
+        guard = _compile(gdef, filename, fn)
+    fdef.body = [_RewriteRequires(fn.__globals__).visit(stmt) for stmt in body] or [ast.Pass()]
+    ast.fix_missing_locations(fdef)
+    return guard, _compile(fdef, filename, fn)
+
+
+def _compile(fdef, filename, original):
+    """Compile one rewritten def so that it runs in the original's module globals."""
+    fdef.args = _strip_annotations(fdef.args)
+    module = ast.Module(body=[fdef], type_ignores=[])
+    ast.fix_missing_locations(module)
+    scratch: dict = {}
+    exec(compile(module, filename, "exec"), scratch)
+    made = scratch[fdef.name]
+    rebuilt = types.FunctionType(made.__code__, original.__globals__, made.__name__,
+                                 original.__defaults__)
+    rebuilt.__kwdefaults__ = original.__kwdefaults__
+    return rebuilt
+
+
+def _strip_annotations(args: ast.arguments) -> ast.arguments:
+    """Annotations and defaults were evaluated with the original; they are copied, not redone."""
+    for a in args.posonlyargs + args.args + args.kwonlyargs:
+        a.annotation = None
+    args.defaults = []
+    args.kw_defaults = [None] * len(args.kwonlyargs)
+    return args

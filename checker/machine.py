@@ -1,0 +1,385 @@
+"""A spec bound to a model's constants: variables, bindings, properties, codecs.
+
+`compile_spec(SpecClass, constants, groups)` resolves every domain, enumerates every
+parameter binding of every enabled action, and generates per-spec accessor code: the
+scratch state is an instance of a subclass of the spec with one slot per variable, so
+an action reads `s.x` at slot speed and may call the spec's helper methods. A state is
+decoded once into that scratch; every action runs on it and is undone afterwards.
+"""
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import itertools
+from typing import Any, Callable, Iterator
+
+from .domains import Const, Domain, Fill, GhostDomain, OutOfDomain, as_domain
+from .dsl import Disabled, Oracle, Role, Spec, install_oracle, ordered_values
+from .errors import DomainError, SpecError, user_frame, where_defined
+from .fastpath import DISABLED, split_guard
+from .values import NO_ARG, MapValue, SetValue
+
+MISSING = object()
+
+
+class BindError(Exception):
+    """A constant or group the model names does not fit the spec (`key` says which)."""
+
+    def __init__(self, key: str, message: str):
+        super().__init__(message)
+        self.key = key
+
+
+@dataclasses.dataclass
+class Variable:
+    index: int
+    name: str
+    domain: Domain
+    ghost: bool
+    default: Any
+
+
+@dataclasses.dataclass
+class Binding:
+    """One labelled transition: an action with its parameters fixed."""
+
+    index: int
+    name: str
+    kind: str                          # "action" or "fault"
+    group: str | None
+    params: tuple[tuple[str, Any], ...]
+    param_labels: tuple[tuple[str, str], ...]
+    fn: Callable
+    guard: Callable | None
+    body: Callable
+
+    @property
+    def args(self) -> tuple:
+        return tuple(v for _, v in self.params)
+
+    @property
+    def label(self) -> str:
+        if not self.params:
+            return self.name
+        return f"{self.name}({', '.join(f'{k}={v}' for k, v in self.param_labels)})"
+
+
+@dataclasses.dataclass
+class Property:
+    name: str
+    kind: str                          # invariant, reachable
+    fn: Callable
+    where: str | None
+
+
+class ExplicitOracle(Oracle):
+    """Answers `choose` from a decision prefix; records what was taken for replay."""
+
+    __slots__ = ("env", "prefix", "taken", "sizes", "shown", "cache")
+
+    def __init__(self, env):
+        self.env, self.cache = env, {}
+        self.start(())
+
+    def start(self, prefix):
+        """Run the next action with decisions `prefix`; `taken` stays None until a choice."""
+        self.prefix, self.taken = prefix, None
+
+    def choose(self, domain):
+        if self.taken is None:
+            self.taken, self.sizes, self.shown = [], [], []
+        if isinstance(domain, Domain):
+            values = self.cache.get(id(domain))
+            if values is None:
+                values = self.cache[id(domain)] = ordered_values(domain, self.env)
+        else:
+            values = ordered_values(domain, self.env)
+        if not values:
+            raise Disabled
+        k = len(self.taken)
+        i = self.prefix[k] if k < len(self.prefix) else 0
+        self.taken.append(i)
+        self.sizes.append(len(values))
+        self.shown.append(values[i])
+        return values[i]
+
+    def next_prefix(self):
+        """The next decision sequence in odometer order, or None when all were run."""
+        if self.taken is None:
+            return None
+        for j in range(len(self.taken) - 1, -1, -1):
+            if self.taken[j] + 1 < self.sizes[j]:
+                return tuple(self.taken[:j]) + (self.taken[j] + 1,)
+        return None
+
+
+class Machine:
+    """A spec with its constants fixed: what every engine works from."""
+
+    def __init__(self, spec_cls: type[Spec], constants: dict[str, Any] | None = None,
+                 groups: dict[str, bool] | None = None):
+        if not (isinstance(spec_cls, type) and issubclass(spec_cls, Spec)):
+            raise SpecError(f"{spec_cls!r} is not a subclass of checker.Spec")
+        self.spec_cls = spec_cls
+        self.where = where_defined(spec_cls)
+        members = spec_cls.members()
+        self.consts = {n: c for n, c in members.items() if isinstance(c, Const)}
+        self.env = self._bind_constants(constants or {})
+        self.variables = self._collect_variables(members)
+        roles = {n: (m, m.__checker_role__) for n, m in members.items()
+                 if callable(m) and isinstance(getattr(m, "__checker_role__", None), Role)}
+        self.groups = self._bind_groups(roles, groups or {})
+        self.properties = [Property(n, r.kind, m, where_defined(m)) for n, (m, r) in roles.items()
+                           if r.kind in ("invariant", "reachable")]
+        self.constraints = [m for m, r in roles.values() if r.kind == "constraint"]
+        self.terminals = [m for m, r in roles.values() if r.kind == "terminal"]
+        inits = [m for m, r in roles.values() if r.kind == "initial"]
+        if len(inits) > 1:
+            raise SpecError("a spec has at most one @initial method", self.where)
+        self.initializer = inits[0] if inits else None
+        self.all_bindings = self._collect_bindings(roles)
+        self.bindings = [b for b in self.all_bindings if b.group is None or self.groups[b.group]]
+        self.oracle = ExplicitOracle(self.env)
+        self._generate_codecs()
+        self.scratch = self.state_cls.__new__(self.state_cls)
+        self.scratch._undo = []
+
+    # ------------------------------------------------------------ binding the model
+
+    def _bind_constants(self, given):
+        env = {n: c.default for n, c in self.consts.items()}
+        for name, value in given.items():
+            if name not in self.consts:
+                known = ", ".join(sorted(self.consts)) or "none"
+                raise BindError(name, f"unknown constant {name!r} (the spec's constants: {known})")
+            try:
+                env[name] = self.consts[name].convert(value)
+            except ValueError as e:
+                raise BindError(name, f"constant {name}: {e}") from None
+        return env
+
+    def _collect_variables(self, members):
+        variables = []
+        for klass in reversed(self.spec_cls.__mro__):
+            if not (isinstance(klass, type) and issubclass(klass, Spec)):
+                continue
+            try:
+                annotations = inspect.get_annotations(klass, eval_str=True)
+            except Exception as e:
+                raise SpecError(f"cannot read the annotations of {klass.__name__}: {e}",
+                                where_defined(klass)) from None
+            for name, annotation in annotations.items():
+                if name.startswith("_") or any(v.name == name for v in variables):
+                    continue
+                ghost = isinstance(annotation, GhostDomain)
+                try:
+                    domain = as_domain(annotation.inner if ghost else annotation).resolve(self.env)
+                except (TypeError, ValueError) as e:
+                    raise SpecError(f"variable {name}: {e}", where_defined(klass)) from None
+                variables.append(Variable(len(variables), name, domain, ghost,
+                                          members.get(name, MISSING)))
+        if not variables:
+            raise SpecError(f"{self.spec_cls.__name__} declares no state variables", self.where)
+        return variables
+
+    def _bind_groups(self, roles, given):
+        declared = {r.group for _, r in roles.values() if r.group}
+        for name, on in given.items():
+            if name not in declared:
+                known = ", ".join(sorted(declared)) or "none"
+                raise BindError(name, f"unknown action group {name!r} (the spec's groups: {known})")
+            if not isinstance(on, bool):
+                raise BindError(name, f"group {name}: expected true or false, got {on!r}")
+        return {g: given.get(g, True) for g in sorted(declared)}
+
+    def _collect_bindings(self, roles):
+        bindings = []
+        for name, (fn, role) in roles.items():
+            if role.kind not in ("action", "fault"):
+                continue
+            params = list(inspect.signature(fn).parameters)[1:]
+            try:
+                hints = inspect.get_annotations(fn, eval_str=True)
+                domains = [as_domain(hints[p]).resolve(self.env) for p in params]
+            except (KeyError, TypeError, NameError) as e:
+                raise SpecError(f"action {name}: every parameter needs a finite domain "
+                                f"annotation ({e})", where_defined(fn)) from None
+            guard, body = split_guard(fn)
+            for combo in itertools.product(*(d.values for d in domains)):
+                bindings.append(Binding(
+                    len(bindings), name, role.kind, role.group, tuple(zip(params, combo)),
+                    tuple((p, d.show(v)) for p, d, v in zip(params, domains, combo)),
+                    fn, guard, body))
+        return bindings
+
+    # ------------------------------------------------------------ generated codecs
+
+    def _generate_codecs(self):
+        names = [v.name for v in self.variables]
+        self.state_cls = type(f"{self.spec_cls.__name__}State", (self.spec_cls,),
+                              {"__slots__": tuple(names) + ("_undo",), **self.env})
+        ns: dict[str, Any] = {"NO_ARG": NO_ARG}
+        load, enc = [], []
+        for v in self.variables:
+            i, d = v.index, v.domain
+            ns[f"E{i}"] = d.encode
+            if d.scalar:
+                ns[f"T{i}"] = d.values
+                load.append(f"    sc.{v.name} = T{i}[st[{i}]]")
+                enc.append(f"    x = sc.{v.name}\n"
+                           f"    c{i} = st[{i}] if x is base[{i}] else E{i}(x)")
+            else:
+                ns[f"D{i}"] = d.decode
+                load.append(f"    sc.{v.name} = D{i}(st[{i}], sc)")
+                enc.append(f"    x = sc.{v.name}\n"
+                           f"    if x is base[{i}]:\n"
+                           f"        c{i} = st[{i}] if x._touched is None else x.code()\n"
+                           f"    else:\n"
+                           f"        c{i} = E{i}(x)")
+        slots = ", ".join(f"sc.{n}" for n in names)
+        codes = ", ".join(f"c{v.index}" for v in self.variables)
+        src = "\n".join([
+            "def load(sc, st):", *load, f"    return ({slots},)",
+            "def encode(sc, base, st):", *enc, f"    return ({codes},)",
+            "def restore(sc, base):",
+            "    undo = sc._undo",
+            "    if undo:",
+            "        for fn, c, k, old in reversed(undo):",
+            "            fn(c, k) if old is NO_ARG else fn(c, k, old)",
+            "            c._touched = None",
+            "        undo.clear()",
+            f"    {slots}, = base",
+        ])
+        exec(compile(src, f"<codecs of {self.spec_cls.__name__}>", "exec"), ns)
+        self.load, self._encode, self.restore = ns["load"], ns["encode"], ns["restore"]
+
+    def encode(self, sc, base, st, label):
+        """The successor's code; a value outside its domain names the action and variable."""
+        try:
+            return self._encode(sc, base, st)
+        except (OutOfDomain, KeyError, TypeError, AttributeError) as e:
+            for v in self.variables:
+                value = getattr(sc, v.name, MISSING)
+                if value is MISSING:
+                    raise SpecError(f"{label}: variable {v.name} has no value", self.where) from None
+                try:
+                    v.domain.encode(value)
+                except (OutOfDomain, KeyError, TypeError) as err:
+                    raise DomainError(f"{label} wrote {v.name} = {_short(value)}, outside its "
+                                      f"domain {v.domain} ({err})", self.where) from None
+            raise SpecError(f"{label}: cannot encode the state ({e})", self.where) from None
+
+    # ------------------------------------------------------------ running actions
+
+    def run(self, fn, args, label, st, base, setup=None) -> Iterator[tuple[tuple, tuple]]:
+        """Every outcome of `fn(s, *args)` from the loaded state: (choices shown, successor).
+
+        The scratch holds `st` decoded (`base` its values) before and after; `setup`, if
+        given, prepares the scratch before each run instead.
+        """
+        oracle, sc = self.oracle, self.scratch
+        previous = install_oracle(oracle)
+        prefix = ()
+        try:
+            while prefix is not None:
+                oracle.start(prefix)
+                if setup is not None:
+                    setup()
+                try:
+                    enabled = fn(sc, *args) is not DISABLED
+                except Disabled:
+                    enabled = False
+                except Exception as e:
+                    raise self.error_in(label, e) from None
+                if enabled:
+                    shown = tuple(oracle.shown) if oracle.taken else ()
+                    yield shown, self.encode(sc, base, st, label)
+                self.restore(sc, base)
+                prefix = oracle.next_prefix()
+        finally:
+            self.restore(sc, base)
+            oracle.start(())
+            install_oracle(previous)
+
+    def error_in(self, label, e) -> SpecError:
+        if isinstance(e, SpecError):
+            return e
+        return SpecError(f"{label} raised {type(e).__name__}: {e}", user_frame(e) or self.where)
+
+    def successors(self, st) -> Iterator[tuple[Binding, tuple, tuple]]:
+        """(binding, choices, successor) for every enabled transition out of `st`."""
+        base = self.load(self.scratch, st)
+        for b in self.bindings:
+            if b.guard is not None:
+                try:
+                    if not b.guard(self.scratch, *b.args):
+                        continue
+                except Exception as e:
+                    raise self.error_in(b.label, e) from None
+            for choices, succ in self.run(b.body, b.args, b.label, st, base):
+                yield b, choices, succ
+
+    def initial_states(self) -> list[tuple]:
+        """Every initial state: the defaults, then the @initial method with its choices."""
+        sc, codes = self.scratch, []
+        for v in self.variables:
+            default = v.default
+            if default is MISSING:
+                codes.append(MISSING)
+                continue
+            if isinstance(default, Fill):
+                default = default.build(v.domain)
+            try:
+                codes.append(v.domain.encode(default))
+            except (OutOfDomain, KeyError, TypeError) as e:
+                raise DomainError(f"initial value of {v.name} is outside its domain "
+                                  f"{v.domain}: {e}", self.where) from None
+        missing = [v.name for v, c in zip(self.variables, codes) if c is MISSING]
+        if self.initializer is None:
+            if missing:
+                raise SpecError(f"no initial value for {', '.join(missing)}: give a default "
+                                f"or an @initial method", self.where)
+            return [tuple(codes)]
+
+        def fresh_defaults():
+            for v, c in zip(self.variables, codes):
+                if c is MISSING:
+                    if hasattr(sc, v.name):
+                        delattr(sc, v.name)
+                else:
+                    setattr(sc, v.name, v.domain.decode(c, None))
+
+        unset = tuple(MISSING for _ in self.variables)
+        found = []
+        for _, st in self.run(self.initializer, (), "initial", unset, unset, fresh_defaults):
+            if st not in found:
+                found.append(st)
+        return found
+
+    # ------------------------------------------------------------ reading states
+
+    def check(self, fn, st, what) -> bool:
+        """Evaluate a property or constraint on a state."""
+        self.load(self.scratch, st)
+        return self.holds(fn, what)
+
+    def holds(self, fn, what) -> bool:
+        """Evaluate `fn` on the scratch as it is now."""
+        try:
+            return bool(fn(self.scratch))
+        except Exception as e:
+            raise self.error_in(what, e) from None
+
+    def plain(self, st) -> dict[str, Any]:
+        """Variable name -> immutable Python value, for traces and display."""
+        return {v.name: v.domain.plain(c) for v, c in zip(self.variables, st)}
+
+    def state_from_plain(self, values: dict[str, Any]) -> tuple:
+        return tuple(v.domain.encode(values[v.name]) for v in self.variables)
+
+
+def _short(value, limit=80):
+    text = repr(value)
+    if isinstance(value, (MapValue, SetValue)):
+        text = repr(dict(value) if isinstance(value, MapValue) else set(value))
+    return text if len(text) <= limit else text[:limit - 3] + "..."

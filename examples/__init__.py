@@ -1,0 +1,1 @@
+"""Classic specifications written in the checker's DSL, each checked against TLC's figures."""
