@@ -74,3 +74,54 @@ def changes(machine: Machine, before: tuple | None, after: tuple) -> list[tuple[
             old = "" if before is None else v.domain.show(v.domain.plain(c_before))
             out.append((v.name, old, v.domain.show(v.domain.plain(c_after))))
     return out
+
+
+@dataclasses.dataclass
+class ReplayReport:
+    """Outcome of re-validating a trace against a spec."""
+
+    ok: bool
+    steps_checked: int
+    message: str
+    diverged_at: int | None = None
+
+
+def replay(machine: Machine, trace: Trace) -> ReplayReport:
+    """Check that the first state is initial and each step is a transition of the spec."""
+    first = trace.steps[0].state
+    inits = machine.initial_states()
+    if first not in inits:
+        return ReplayReport(False, 0, "state 0 is not an initial state of the spec: " +
+                            _closest(machine, inits, first), 0)
+    for i in range(1, len(trace.steps)):
+        step, prev = trace.steps[i], trace.steps[i - 1].state
+        try:
+            find_step(machine, prev, step.state, step.action,
+                      step.params if step.action is not None else None)
+        except LookupError:
+            label = step.label if step.action else "any action"
+            candidates = [succ for b, _, succ in machine.successors(prev)
+                          if step.action is None or b.name == step.action]
+            if step.action is not None and not candidates:
+                why = f"{label} is not enabled in state {i - 1}"
+            else:
+                why = f"no transition {label} leads from state {i - 1} to state {i}: " + \
+                      _closest(machine, candidates, step.state)
+            return ReplayReport(False, i, f"step {i}: {why}", i)
+    if trace.loop is not None:
+        last, back = trace.steps[-1].state, trace.steps[trace.loop].state
+        if not any(succ == back for _, _, succ in machine.successors(last)):
+            return ReplayReport(False, len(trace.steps), f"the loop back to state {trace.loop} "
+                                f"is not a transition of the spec", len(trace.steps))
+    return ReplayReport(True, len(trace.steps) - 1,
+                        f"all {len(trace.steps) - 1} steps are transitions of the spec")
+
+
+def _closest(machine: Machine, candidates: list[tuple], target: tuple) -> str:
+    """Describe how the nearest candidate state differs from `target`."""
+    if not candidates:
+        return "the spec allows no state there"
+    best = min(candidates, key=lambda c: sum(a != b for a, b in zip(c, target)))
+    diffs = [f"{name} is {new} in the trace but {old} in the spec"
+             for name, old, new in changes(machine, best, target)]
+    return "; ".join(diffs)

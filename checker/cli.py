@@ -1,0 +1,139 @@
+"""`check-model`: check a model, replay a trace, show a trace.
+
+`check-model MODEL` is short for `check-model check MODEL`. Exit codes: 0 every verdict
+as expected, 1 a verdict differs, 2 a usage, model or spec error, 3 inconclusive.
+"""
+from __future__ import annotations
+
+import json
+import re
+import sys
+import tomllib
+from pathlib import Path
+
+import click
+
+from .errors import CheckerError
+from .explorer import ExplicitEngine
+from .itf import from_itf, read_itf, write_itf
+from .model import load_model
+from .render import console, print_result, print_trace, progress_printer
+from .trace import replay as replay_trace
+
+EXIT_ERROR = 2
+
+
+class DefaultToCheck(click.Group):
+    """Treat `check-model MODEL ...` as `check-model check MODEL ...`."""
+
+    def parse_args(self, ctx, args):
+        if args and args[0] not in self.commands and args[0] not in ("--help", "-h", "--version"):
+            args = ["check", *args]
+        return super().parse_args(ctx, args)
+
+
+@click.group(cls=DefaultToCheck, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="check-model")
+def main():
+    """Model-check specs written as Python transition relations.
+
+    \b
+    check-model models/rayjob.toml          check a model (same as `check ...`)
+    check-model replay TRACE MODEL          re-validate a trace against a spec
+    check-model show TRACE                  print a trace step by step
+    """
+
+
+def _parse_const(ctx, param, values):
+    parsed = {}
+    for item in values:
+        name, sep, text = item.partition("=")
+        if not sep or not re.fullmatch(r"[A-Za-z_]\w*", name):
+            raise click.BadParameter(f"expected NAME=VALUE, got {item!r}")
+        try:
+            parsed[name] = tomllib.loads(f"v = {text}")["v"]
+        except tomllib.TOMLDecodeError:
+            parsed[name] = text                      # a bare word is a string
+    return parsed
+
+
+@main.command()
+@click.argument("model", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("-D", "--const", "consts", multiple=True, callback=_parse_const, metavar="NAME=VALUE",
+              help="Override a constant of the model (repeatable).")
+@click.option("--json", "json_path", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the machine-readable result here.")
+@click.option("--traces", "trace_dir", type=click.Path(file_okay=False, path_type=Path),
+              default=Path("traces"), show_default=True,
+              help="Directory for counterexample and witness traces (ITF JSON).")
+@click.option("--max-states", type=click.IntRange(min=1), help="Stop after this many distinct states.")
+@click.option("--max-seconds", type=click.FloatRange(min=0, min_open=True), help="Stop after this long.")
+@click.option("--deadlock/--no-deadlock", default=None, help="Report states without successors.")
+@click.option("-p", "--property", "properties", multiple=True, help="Check only this property (repeatable).")
+@click.option("-q", "--quiet", is_flag=True, help="No progress lines on stderr.")
+def check(model, consts, json_path, trace_dir, max_states, max_seconds, deadlock, properties, quiet):
+    """Explore every interleaving of MODEL and give each property a verdict."""
+    out, err = console(), console(stderr=True)
+    try:
+        m = load_model(model, consts)
+        if max_states:
+            m.options.max_states = max_states
+        if max_seconds:
+            m.options.max_seconds = max_seconds
+        if deadlock is not None:
+            m.options.deadlock = deadlock
+        if properties:
+            m.options.properties = list(properties)
+        machine = m.machine()
+        engine = ExplicitEngine(machine, m.options, None if quiet else progress_printer(err))
+        result = engine.check(str(model))
+    except CheckerError as e:
+        _fail(err, e)
+    for p in result.properties:
+        p.expected = m.expect.get(p.name)
+        if p.trace is not None:
+            path = trace_dir / m.name / f"{p.name}.itf.json"
+            write_itf(path, machine, p.trace, property=p.name, kind=p.kind,
+                      verdict=p.verdict.value, source=str(model))
+            p.trace_path = str(path)
+    print_result(out, result)
+    if json_path:
+        json_path.parent.mkdir(parents=True, exist_ok=True)
+        json_path.write_text(json.dumps(result.to_json(), indent=1) + "\n")
+    if result.stopped and "interrupted" in result.stopped:
+        sys.exit(3)
+    sys.exit(result.exit_code)
+
+
+@main.command()
+@click.argument("trace", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("model", type=click.Path(dir_okay=False, path_type=Path))
+def replay(trace, model):
+    """Re-validate TRACE step by step against the spec of MODEL."""
+    out, err = console(), console(stderr=True)
+    try:
+        machine = load_model(model).machine()
+        report = replay_trace(machine, from_itf(machine, read_itf(trace), str(trace)))
+    except CheckerError as e:
+        _fail(err, e)
+    if report.ok:
+        out.print(f"[green]ok[/]: {trace}: {report.message}")
+        sys.exit(0)
+    out.print(f"[red]diverges[/]: {trace}: {report.message}")
+    sys.exit(1)
+
+
+@main.command()
+@click.argument("trace", type=click.Path(dir_okay=False, path_type=Path))
+def show(trace):
+    """Print TRACE as a table of what changed at each step."""
+    try:
+        data = read_itf(trace)
+    except CheckerError as e:
+        _fail(console(stderr=True), e)
+    print_trace(console(), data)
+
+
+def _fail(err, e: CheckerError):
+    err.print(f"[red]error[/]: {e}", soft_wrap=True)
+    sys.exit(EXIT_ERROR)

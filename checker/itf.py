@@ -1,0 +1,101 @@
+"""Traces as ITF JSON (Apalache ADR-015, as written by Quint), and back.
+
+Each state's `#meta` names the step that produced it: `action`, `kind` (init, action,
+fault), `params` and `choices`. Ghost variables are listed in the trace's `#meta.ghost`
+so renderers can set them apart from the system's state.
+"""
+from __future__ import annotations
+
+import enum
+import json
+from pathlib import Path
+from typing import Any
+
+from .domains import OutOfDomain, enum_label
+from .errors import TraceError
+from .machine import Machine
+from .trace import Step, Trace
+
+FORMAT_URL = "https://apalache-mc.org/docs/adr/015adr-trace.html"
+
+
+def to_itf(machine: Machine, trace: Trace, **meta: Any) -> dict:
+    """The ITF object of `trace`; `meta` adds fields to the trace's `#meta`."""
+    variables = machine.variables
+    states = []
+    for i, step in enumerate(trace.steps):
+        state = {"#meta": {"index": i, "action": step.action or "init", "kind": step.kind,
+                           "params": step.params, "choices": list(step.choices)}}
+        for v, code in zip(variables, step.state):
+            state[v.name] = v.domain.to_itf(v.domain.plain(code))
+        states.append(state)
+    head = {
+        "format": "ITF",
+        "format-description": FORMAT_URL,
+        "description": "Created by check-model",
+        "spec": machine.spec_cls.__name__,
+        "constants": {k: _plain_const(v) for k, v in machine.env.items()},
+        "ghost": [v.name for v in variables if v.ghost],
+        **meta,
+    }
+    data = {"#meta": head, "vars": [v.name for v in variables], "states": states}
+    if trace.loop is not None:
+        data["loop"] = trace.loop
+    return data
+
+
+def _plain_const(value):
+    return enum_label(value) if isinstance(value, enum.Enum) else value
+
+
+def write_itf(path: Path, machine: Machine, trace: Trace, **meta: Any) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(to_itf(machine, trace, **meta), indent=1) + "\n")
+    return path
+
+
+def read_itf(path: str | Path) -> dict:
+    """Load an ITF file, checking the parts every trace must have."""
+    try:
+        data = json.loads(Path(path).read_text())
+    except OSError as e:
+        raise TraceError(f"cannot read trace: {e.strerror}", str(path)) from None
+    except json.JSONDecodeError as e:
+        raise TraceError(f"not valid JSON: {e.msg}", f"{path}:{e.lineno}") from None
+    if not isinstance(data, dict) or not isinstance(data.get("vars"), list) \
+            or not isinstance(data.get("states"), list):
+        raise TraceError("not an ITF trace: needs 'vars' and 'states' lists", str(path))
+    if not data["states"]:
+        raise TraceError("the trace has no states", str(path))
+    return data
+
+
+def from_itf(machine: Machine, data: dict, source: str = "trace") -> Trace:
+    """Decode an ITF object into a Trace of this machine's states (labels from #meta)."""
+    names = [v.name for v in machine.variables]
+    if sorted(data["vars"]) != sorted(names):
+        missing = sorted(set(names) - set(data["vars"]))
+        extra = sorted(set(data["vars"]) - set(names))
+        raise TraceError(f"the trace's variables do not match {machine.spec_cls.__name__}: "
+                         f"missing {missing}, unknown {extra}", source)
+    steps = []
+    for i, state in enumerate(data["states"]):
+        values = {}
+        for v in machine.variables:
+            if v.name not in state:
+                raise TraceError(f"state {i} has no value for {v.name}", source)
+            try:
+                values[v.name] = v.domain.encode(v.domain.from_itf(state[v.name]))
+            except (OutOfDomain, KeyError, TypeError, ValueError) as e:
+                raise TraceError(f"state {i}, variable {v.name}: {e}", source) from None
+        code = tuple(values[n] for n in names)
+        meta = state.get("#meta", {}) if isinstance(state.get("#meta"), dict) else {}
+        action = meta.get("action")
+        steps.append(Step(code, None if action in (None, "init") or i == 0 else action,
+                          meta.get("kind", "init" if i == 0 else "action"),
+                          {k: str(v) for k, v in (meta.get("params") or {}).items()},
+                          tuple(meta.get("choices") or ())))
+    loop = data.get("loop")
+    if loop is not None and not (isinstance(loop, int) and 0 <= loop < len(steps)):
+        raise TraceError(f"loop index {loop!r} is outside the trace", source)
+    return Trace(steps, loop)

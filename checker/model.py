@@ -1,0 +1,175 @@
+"""Model files: which spec, its constants, which action groups, what to check, what to expect.
+
+A model file is data (TOML), never Python. Every mistake in one, from a typo in a key to
+a constant outside its range, is reported as `file:line: what is wrong` (exit 2).
+"""
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import re
+import sys
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from .errors import ModelError, SpecError, user_frame
+from .explorer import CheckOptions
+from .machine import BindError, Machine
+from .results import Verdict
+
+ENGINES = ("explicit",)
+
+_TOP = {"spec": str, "description": str, "constants": dict, "groups": dict, "check": dict,
+        "expect": dict}
+_CHECK = {"engine": str, "properties": list, "deadlock": bool, "max_states": int,
+          "max_seconds": (int, float), "max_depth": int}
+
+
+@dataclasses.dataclass
+class Model:
+    path: Path
+    text: str
+    spec_cls: type
+    description: str
+    constants: dict[str, Any]
+    groups: dict[str, bool]
+    engine: str
+    options: CheckOptions
+    expect: dict[str, Verdict]
+
+    @property
+    def name(self) -> str:
+        return self.path.stem
+
+    def where(self, table: str | None, key: str | None = None) -> str:
+        return f"{self.path}:{locate(self.text, table, key)}"
+
+    def machine(self) -> Machine:
+        """Bind the spec to this model's constants and groups."""
+        try:
+            m = Machine(self.spec_cls, self.constants, self.groups)
+        except BindError as e:
+            table = "constants" if e.key in self.constants else "groups"
+            raise ModelError(str(e), self.where(table, e.key)) from None
+        known = {p.name for p in m.properties} | {"deadlock"}
+        for table, names in (("check", self.options.properties or []), ("expect", self.expect)):
+            for name in names:
+                if name not in known:
+                    raise ModelError(f"unknown property {name!r} (the spec's properties: "
+                                     f"{', '.join(sorted(known))})",
+                                     self.where(table, name if table == "expect" else "properties"))
+        if "deadlock" in self.expect and not self.options.deadlock:
+            raise ModelError("[expect] deadlock needs deadlock = true in [check]",
+                             self.where("expect", "deadlock"))
+        return m
+
+
+def locate(text: str, table: str | None, key: str | None) -> int:
+    """Line number (1-based) of `key` inside `[table]` (or of the table header)."""
+    lines = text.splitlines()
+    current = None
+    header_line = 1
+    for n, line in enumerate(lines, 1):
+        stripped = line.strip()
+        header = re.match(r"\[\s*([^\]]+?)\s*\]\s*(#.*)?$", stripped)
+        if header:
+            current = header.group(1)
+            if current == table:
+                header_line = n
+            continue
+        if current == table and key is not None and \
+                re.match(rf'["\']?{re.escape(key)}["\']?\s*=', stripped):
+            return n
+    return header_line
+
+
+def load_model(path: str | Path, overrides: dict[str, Any] | None = None) -> Model:
+    """Read and validate a model file; `overrides` replace constants (from the CLI)."""
+    path = Path(path)
+    try:
+        text = path.read_text()
+    except OSError as e:
+        raise ModelError(f"cannot read model file: {e.strerror}", str(path)) from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        line = re.search(r"line (\d+)", str(e))
+        raise ModelError(f"not valid TOML: {e}", f"{path}:{line.group(1) if line else 1}") from None
+
+    def where(table, key=None):
+        return f"{path}:{locate(text, table, key)}"
+
+    _check_keys(data, _TOP, None, where)
+    if "spec" not in data:
+        raise ModelError('missing key spec (e.g. spec = "examples.diehard:DieHard")', str(path))
+    check = data.get("check", {})
+    _check_keys(check, _CHECK, "check", where)
+    engine = check.get("engine", "explicit")
+    if engine not in ENGINES:
+        raise ModelError(f"unknown engine {engine!r} (available: {', '.join(ENGINES)})",
+                         where("check", "engine"))
+    props = check.get("properties")
+    if props is not None and not all(isinstance(p, str) for p in props):
+        raise ModelError("properties must be a list of property names", where("check", "properties"))
+    for key in ("max_states", "max_seconds", "max_depth"):
+        if key in check and check[key] <= 0:
+            raise ModelError(f"{key} must be positive", where("check", key))
+    expect = {}
+    for name, verdict in data.get("expect", {}).items():
+        try:
+            expect[name] = Verdict(verdict)
+        except ValueError:
+            raise ModelError(f"expected verdict of {name} must be one of holds, violated, "
+                             f"unknown; got {verdict!r}", where("expect", name)) from None
+    groups = data.get("groups", {})
+    constants = dict(data.get("constants", {}))
+    constants.update(overrides or {})
+    options = CheckOptions(properties=props, deadlock=check.get("deadlock", False),
+                           max_states=check.get("max_states"),
+                           max_seconds=check.get("max_seconds"),
+                           max_depth=check.get("max_depth"))
+    spec_cls = import_spec(data["spec"], path, where(None, "spec"))
+    return Model(path, text, spec_cls, data.get("description", ""), constants, groups,
+                 engine, options, expect)
+
+
+def _check_keys(table: dict, schema: dict, name: str | None, where):
+    for key, value in table.items():
+        if key not in schema:
+            allowed = ", ".join(schema)
+            raise ModelError(f"unknown key {key!r}" + (f" in [{name}]" if name else "") +
+                             f" (allowed: {allowed})", where(name, key))
+        kinds = schema[key]
+        if not isinstance(value, kinds) or (isinstance(value, bool) and kinds in (int, (int, float))):
+            expected = kinds.__name__ if isinstance(kinds, type) else "number"
+            expected = {"dict": "table", "list": "array", "str": "string"}.get(expected, expected)
+            raise ModelError(f"{key} must be a {expected}, got {type(value).__name__} {value!r}",
+                             where(name, key))
+
+
+def import_spec(ref: str, model_path: Path, where: str) -> type:
+    """Import 'package.module:Class', looking next to the model file's project too."""
+    module_name, _, cls_name = ref.partition(":")
+    if not module_name or not cls_name:
+        raise ModelError(f'spec must look like "package.module:Class", got {ref!r}', where)
+    top = module_name.split(".")[0]
+    for parent in model_path.resolve().parents:
+        if (parent / top).is_dir() or (parent / f"{top}.py").is_file():
+            if str(parent) not in sys.path:
+                sys.path.insert(0, str(parent))
+            break
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as e:
+        raise ModelError(f"cannot import spec module {module_name!r}: {e}", where) from None
+    except SpecError:
+        raise
+    except Exception as e:
+        raise SpecError(f"importing {module_name} raised {type(e).__name__}: {e}",
+                        user_frame(e) or where) from None
+    try:
+        return getattr(module, cls_name)
+    except AttributeError:
+        raise ModelError(f"module {module_name} has no spec class {cls_name!r}", where) from None
+

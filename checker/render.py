@@ -1,0 +1,119 @@
+"""Human-readable output: the results table, coverage warnings, and traces step by step."""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from .results import RunResult, Verdict
+
+_STYLE = {Verdict.HOLDS: "green", Verdict.VIOLATED: "red", Verdict.UNKNOWN: "yellow"}
+
+
+def console(stderr: bool = False) -> Console:
+    """A console that keeps tables readable when output is piped (CI logs)."""
+    c = Console(stderr=stderr, highlight=False)
+    if not c.is_terminal:
+        c = Console(stderr=stderr, highlight=False, width=120)
+    return c
+
+
+def print_result(out: Console, result: RunResult) -> None:
+    table = Table(title=f"{result.model or result.spec}  ({result.spec}, {result.engine} engine)",
+                  title_justify="left")
+    for col in ("property", "kind", "verdict", "expected", "trace"):
+        table.add_column(col)
+    for p in result.properties:
+        verdict = f"[{_STYLE[p.verdict]}]{p.verdict.value}[/]"
+        if not p.as_expected and p.verdict is not Verdict.UNKNOWN:
+            verdict += " [red bold]✗[/]"
+        trace = p.trace_path or ""
+        if p.trace is not None:
+            trace = f"{len(p.trace.steps) - 1} steps  {trace}"
+        elif p.verdict is Verdict.UNKNOWN and p.reason:
+            trace = p.reason
+        table.add_row(p.name, p.kind, verdict, p.expected.value if p.expected else "-", trace)
+    out.print(table)
+    s = result.stats
+    out.print(f"{s.distinct_states:,} distinct states, {s.transitions:,} transitions, "
+              f"depth {s.depth}, {s.seconds:.2f} s, {s.states_per_second:,.0f} states/s"
+              + ("" if s.complete else f"  [yellow](incomplete: {result.stopped})[/]"))
+    if result.coverage is not None:
+        for name in result.coverage.never_fired:
+            out.print(f"[yellow]warning:[/] action {name} never fired")
+
+
+def progress_printer(err: Console):
+    """A callback for the explorer: one status line per second on stderr."""
+    def report(stats):
+        err.print(f"  … {stats.distinct_states:,} states, {stats.states_per_second:,.0f} states/s, "
+                  f"queue {stats.queue:,}, depth {stats.depth}", highlight=False)
+    return report
+
+
+def itf_text(value: Any) -> str:
+    """Compact text for an ITF value: 3, "x", {a, b}, {k ↦ v}, Some(3), <<a, b>>."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return str(value)
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list):
+        return "[" + ", ".join(itf_text(v) for v in value) + "]"
+    if isinstance(value, dict):
+        if set(value) == {"#bigint"}:
+            return value["#bigint"]
+        if "#set" in value:
+            return "{" + ", ".join(itf_text(v) for v in value["#set"]) + "}"
+        if "#tup" in value:
+            return "<<" + ", ".join(itf_text(v) for v in value["#tup"]) + ">>"
+        if "#map" in value:
+            return "{" + ", ".join(f"{itf_text(k)} ↦ {itf_text(v)}" for k, v in value["#map"]) + "}"
+        if "tag" in value and "value" in value:
+            inner = value["value"]
+            if inner in ({}, {"#tup": []}):
+                return value["tag"]
+            return f"{value['tag']}({itf_text(inner)})"
+        return "{" + ", ".join(f"{k}: {itf_text(v)}" for k, v in value.items()
+                               if not k.startswith("#")) + "}"
+    return json.dumps(value)
+
+
+def print_trace(out: Console, data: dict) -> None:
+    """A table with one row per step: the action and what it changed."""
+    meta = data.get("#meta", {})
+    ghost = set(meta.get("ghost", []))
+    loop = data.get("loop")
+    title = " ".join(str(x) for x in (meta.get("spec"), meta.get("property"), meta.get("kind")) if x)
+    table = Table(title=title or None, title_justify="left", show_lines=False)
+    table.add_column("#", justify="right")
+    table.add_column("step")
+    table.add_column("changes")
+    previous: dict | None = None
+    for i, state in enumerate(data["states"]):
+        smeta = state.get("#meta", {}) if isinstance(state.get("#meta"), dict) else {}
+        action = smeta.get("action", "init" if i == 0 else "?")
+        params = smeta.get("params") or {}
+        label = action + (f"({', '.join(f'{k}={v}' for k, v in params.items())})" if params else "")
+        if smeta.get("choices"):
+            label += f" choosing {', '.join(map(str, smeta['choices']))}"
+        if smeta.get("kind") == "fault":
+            label = f"[red]fault[/] {label}"
+        if loop is not None and i == loop:
+            label = f"[magenta]⟲ loop starts[/] {label}"
+        rows = []
+        for var in data["vars"]:
+            new = itf_text(state.get(var))
+            tag = " [dim](ghost)[/]" if var in ghost else ""
+            if previous is None:
+                rows.append(f"{var}{tag} = {new}")
+            elif previous.get(var) != state.get(var):
+                rows.append(f"{var}{tag}: {itf_text(previous.get(var))} → {new}")
+        table.add_row(str(i), label, "\n".join(rows) or "[dim](no change)[/]")
+        previous = state
+    out.print(table)
+    if loop is not None:
+        out.print(f"[magenta]the last state loops back to state {loop}[/]")
