@@ -78,7 +78,10 @@ def _twophase_actions(n: int) -> list:
         prepared_msg = ("Prepared", rm)
 
         def with_rm(rm_state, value):
-            return rm_state[:rm] + (value,) + rm_state[rm + 1:]
+            # list-and-back beats tuple slicing and concatenation in CPython 3.11
+            changed = list(rm_state)
+            changed[rm] = value
+            return tuple(changed)
 
         def tm_rcv_prepared(s):
             rm_state, tm, tm_prepared, msgs = s

@@ -12,6 +12,7 @@ import tomllib
 from pathlib import Path
 
 import click
+from rich.markup import escape
 
 from .errors import CheckerError
 from .explorer import ExplicitEngine
@@ -117,9 +118,9 @@ def replay(trace, model):
     except CheckerError as e:
         _fail(err, e)
     if report.ok:
-        out.print(f"[green]ok[/]: {trace}: {report.message}")
+        out.print(f"[green]ok[/]: {escape(f'{trace}: {report.message}')}")
         sys.exit(0)
-    out.print(f"[red]diverges[/]: {trace}: {report.message}")
+    out.print(f"[red]diverges[/]: {escape(f'{trace}: {report.message}')}", soft_wrap=True)
     sys.exit(1)
 
 
@@ -135,5 +136,5 @@ def show(trace):
 
 
 def _fail(err, e: CheckerError):
-    err.print(f"[red]error[/]: {e}", soft_wrap=True)
+    err.print(f"[red]error[/]: {escape(str(e))}", soft_wrap=True)
     sys.exit(EXIT_ERROR)

@@ -138,13 +138,16 @@ class SpecMeta(type):
 
 
 class Spec(metaclass=SpecMeta):
-    """Base class of every spec. Subclass it; see the module docstring."""
+    """Base class of every spec. Subclass it; see the module docstring.
 
-    @classmethod
-    def members(cls):
-        """Name -> attribute over the MRO, base classes first, overrides in place."""
-        found: dict[str, object] = {}
-        for klass in reversed(cls.__mro__):
-            for name, value in vars(klass).items():
-                found[name] = value
-        return found
+    It defines no attributes of its own, so every name is free for the spec's variables.
+    """
+
+
+def spec_members(cls) -> dict[str, object]:
+    """Name -> attribute over the MRO, base classes first, overrides in place."""
+    found: dict[str, object] = {}
+    for klass in reversed(cls.__mro__):
+        for name, value in vars(klass).items():
+            found[name] = value
+    return found

@@ -14,7 +14,7 @@ import itertools
 from typing import Any, Callable, Iterator
 
 from .domains import Const, Domain, Fill, GhostDomain, OutOfDomain, as_domain
-from .dsl import Disabled, Oracle, Role, Spec, install_oracle, ordered_values
+from .dsl import Disabled, Oracle, Role, Spec, install_oracle, ordered_values, spec_members
 from .errors import DomainError, SpecError, user_frame, where_defined
 from .fastpath import DISABLED, split_guard
 from .values import NO_ARG, MapValue, SetValue
@@ -122,7 +122,7 @@ class Machine:
             raise SpecError(f"{spec_cls!r} is not a subclass of checker.Spec")
         self.spec_cls = spec_cls
         self.where = where_defined(spec_cls)
-        members = spec_cls.members()
+        members = spec_members(spec_cls)
         self.consts = {n: c for n, c in members.items() if isinstance(c, Const)}
         self.env = self._bind_constants(constants or {})
         self.variables = self._collect_variables(members)
@@ -137,7 +137,7 @@ class Machine:
         if len(inits) > 1:
             raise SpecError("a spec has at most one @initial method", self.where)
         self.initializer = inits[0] if inits else None
-        self.all_bindings = self._collect_bindings(roles)
+        self.all_bindings = self._collect_bindings(roles, members)
         self.bindings = [b for b in self.all_bindings if b.group is None or self.groups[b.group]]
         self.oracle = ExplicitOracle(self.env)
         self._generate_codecs()
@@ -192,14 +192,14 @@ class Machine:
                 raise BindError(name, f"group {name}: expected true or false, got {on!r}")
         return {g: given.get(g, True) for g in sorted(declared)}
 
-    def _collect_bindings(self, roles):
+    def _collect_bindings(self, roles, members):
         bindings = []
         for name, (fn, role) in roles.items():
             if role.kind not in ("action", "fault"):
                 continue
             params = list(inspect.signature(fn).parameters)[1:]
             try:
-                hints = inspect.get_annotations(fn, eval_str=True)
+                hints = inspect.get_annotations(fn, locals=members, eval_str=True)
                 domains = [as_domain(hints[p]).resolve(self.env) for p in params]
             except (KeyError, TypeError, NameError) as e:
                 raise SpecError(f"action {name}: every parameter needs a finite domain "

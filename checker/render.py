@@ -5,6 +5,7 @@ import json
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from .results import RunResult, Verdict
@@ -34,15 +35,16 @@ def print_result(out: Console, result: RunResult) -> None:
             trace = f"{len(p.trace.steps) - 1} steps  {trace}"
         elif p.verdict is Verdict.UNKNOWN and p.reason:
             trace = p.reason
-        table.add_row(p.name, p.kind, verdict, p.expected.value if p.expected else "-", trace)
+        table.add_row(escape(p.name), p.kind, verdict, p.expected.value if p.expected else "-",
+                      escape(trace))
     out.print(table)
     s = result.stats
     out.print(f"{s.distinct_states:,} distinct states, {s.transitions:,} transitions, "
               f"depth {s.depth}, {s.seconds:.2f} s, {s.states_per_second:,.0f} states/s"
-              + ("" if s.complete else f"  [yellow](incomplete: {result.stopped})[/]"))
+              + ("" if s.complete else f"  [yellow](incomplete: {escape(result.stopped or '')})[/]"))
     if result.coverage is not None:
         for name in result.coverage.never_fired:
-            out.print(f"[yellow]warning:[/] action {name} never fired")
+            out.print(f"[yellow]warning:[/] action {escape(name)} never fired")
 
 
 def progress_printer(err: Console):
@@ -100,6 +102,7 @@ def print_trace(out: Console, data: dict) -> None:
         label = action + (f"({', '.join(f'{k}={v}' for k, v in params.items())})" if params else "")
         if smeta.get("choices"):
             label += f" choosing {', '.join(map(str, smeta['choices']))}"
+        label = escape(label)
         if smeta.get("kind") == "fault":
             label = f"[red]fault[/] {label}"
         if loop is not None and i == loop:
@@ -109,9 +112,9 @@ def print_trace(out: Console, data: dict) -> None:
             new = itf_text(state.get(var))
             tag = " [dim](ghost)[/]" if var in ghost else ""
             if previous is None:
-                rows.append(f"{var}{tag} = {new}")
+                rows.append(f"{escape(var)}{tag} = {escape(new)}")
             elif previous.get(var) != state.get(var):
-                rows.append(f"{var}{tag}: {itf_text(previous.get(var))} → {new}")
+                rows.append(f"{escape(var)}{tag}: {escape(itf_text(previous.get(var)))} → {escape(new)}")
         table.add_row(str(i), label, "\n".join(rows) or "[dim](no change)[/]")
         previous = state
     out.print(table)

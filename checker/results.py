@@ -113,7 +113,7 @@ class RunResult:
                 "expected": p.expected.value if p.expected else None,
                 "as_expected": p.as_expected,
                 "trace": p.trace_path,
-                "trace_length": len(p.trace.steps) if p.trace is not None else None,
+                "trace_length": len(p.trace.steps) - 1 if p.trace is not None else None,
                 "reason": p.reason,
                 "where": p.where,
             } for p in self.properties],

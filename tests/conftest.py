@@ -1,0 +1,26 @@
+"""Shared helpers: run a spec class through the explicit engine in one call."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from checker.explorer import CheckOptions, ExplicitEngine
+from checker.machine import Machine
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def explore(spec_cls, constants=None, groups=None, **options):
+    """RunResult of checking `spec_cls` with the given constants and CheckOptions fields."""
+    machine = Machine(spec_cls, constants, groups)
+    return ExplicitEngine(machine, CheckOptions(**options)).check()
+
+
+def verdicts(result) -> dict[str, str]:
+    return {p.name: p.verdict.value for p in result.properties}
+
+
+@pytest.fixture
+def root() -> Path:
+    return ROOT

@@ -1,0 +1,313 @@
+"""DSL semantics: domains, guards, parameters, choose, initial states, errors."""
+
+import enum
+from typing import NamedTuple
+
+import pytest
+
+from checker import (Const, DomainError, Int, Map, Option, Set, Spec, SpecError, action,
+                     choose, constraint, initial, invariant, reachable, require, terminal)
+from checker.machine import Machine
+from conftest import explore, verdicts
+
+
+class Color(enum.Enum):
+    RED = "red"
+    GREEN = "green"
+
+
+class Counter(Spec):
+    limit = Const(2, min=0)
+    Slot = Int[1, 2]
+    count: Int[0, limit] = 0
+    marks: Map[Slot, bool] = Map.fill(False)
+    seen: Set[Color] = frozenset()
+
+    @action
+    def bump(s):
+        require(s.count < s.limit)
+        s.count += 1
+
+    @action
+    def mark(s, slot: Slot):
+        require(not s.marks[slot])
+        s.marks[slot] = True
+
+    @action
+    def see(s, color: Color):
+        s.seen.add(color)
+
+    @invariant
+    def bounded(s):
+        return s.count <= s.limit
+
+
+def successors(machine, st):
+    return {(b.label, succ) for b, _, succ in machine.successors(st)}
+
+
+def test_parameters_make_one_labelled_transition_per_binding():
+    m = Machine(Counter)
+    labels = [b.label for b in m.bindings]
+    assert labels == ["bump", "mark(slot=1)", "mark(slot=2)", "see(color=red)", "see(color=green)"]
+
+
+def test_state_space_is_the_product_of_independent_parts():
+    # count 0..2 (3) x marks 2^2 (4) x seen 2^2 (4)
+    result = explore(Counter)
+    assert result.stats.distinct_states == 3 * 4 * 4
+    assert verdicts(result) == {"bounded": "holds"}
+
+
+def test_constants_resize_domains():
+    assert explore(Counter, {"limit": 4}).stats.distinct_states == 5 * 4 * 4
+
+
+def test_guards_disable_and_writes_do_not_leak_between_actions():
+    class WritesThenFails(Spec):
+        x: Int[0, 3] = 0
+        items: Set[Int[0, 3]] = frozenset()
+        table: Map[Int[0, 1], Int[0, 3]] = Map.fill(0)
+
+        @action
+        def half_done(s):
+            s.x = 3
+            s.items.add(3)
+            s.table[1] = 3
+            require(False)              # disabled after writing: nothing may stay
+
+        @action
+        def step(s):
+            require(s.x < 1)
+            s.x += 1
+
+    m = Machine(WritesThenFails)
+    init = m.initial_states()[0]
+    assert successors(m, init) == {("step", (1, 0, (0, 0)))}
+
+
+def test_require_inside_a_helper_disables_too():
+    class Helper(Spec):
+        x: Int[0, 2] = 0
+
+        def must_be_small(s):
+            require(s.x < 2)
+
+        @action
+        def inc(s):
+            s.must_be_small()
+            s.x += 1
+
+    assert explore(Helper).stats.distinct_states == 3
+
+
+def test_choose_explores_every_value_and_empty_choice_disables():
+    class Choosy(Spec):
+        x: Int[0, 3] = 0
+        pool: Set[Int[0, 3]] = frozenset({1, 2})
+
+        @action
+        def pick(s):
+            s.x = choose(s.pool)
+
+        @action
+        def pick_twice(s):
+            a = choose(Int[0, 1])
+            b = choose([2, 3])
+            s.x = b - a
+
+        @action
+        def from_nothing(s):
+            s.x = choose(set())
+
+    m = Machine(Choosy)
+    init = m.initial_states()[0]
+    got = successors(m, init)
+    assert got == {("pick", (1, 6)), ("pick", (2, 6)), ("pick_twice", (1, 6)),
+                   ("pick_twice", (2, 6)), ("pick_twice", (3, 6))}
+    assert explore(Choosy).coverage.by_action["from_nothing"] == 0
+
+
+def test_initial_with_choose_gives_several_initial_states():
+    class Many(Spec):
+        color: Color
+        n: Int[0, 5] = 0
+
+        @initial
+        def init(s):
+            s.color = choose(Color)
+            s.n = choose(Int[1, 2])
+
+    assert len(Machine(Many).initial_states()) == 4
+
+
+def test_missing_initial_value_is_an_error():
+    class NoInit(Spec):
+        color: Color
+
+    with pytest.raises(SpecError, match="no initial value for color"):
+        Machine(NoInit).initial_states()
+
+
+def test_write_outside_domain_names_action_variable_and_value():
+    class Overflow(Spec):
+        x: Int[0, 2] = 0
+
+        @action
+        def grow(s):
+            s.x += 2
+
+    with pytest.raises(DomainError, match=r"grow wrote x = 4, outside its domain Int\[0, 2\]"):
+        explore(Overflow)
+
+
+def test_set_element_outside_domain_is_an_error():
+    class BadSet(Spec):
+        items: Set[Int[0, 1]] = frozenset()
+
+        @action
+        def put(s):
+            s.items.add(7)
+
+    with pytest.raises(SpecError, match="put raised OutOfDomain: 7 is not in Int"):
+        explore(BadSet)
+
+
+def test_typo_in_a_variable_name_is_an_error_with_the_line():
+    class Typo(Spec):
+        failed: Int[0, 1] = 0
+
+        @action
+        def oops(s):
+            s.fialed = 1
+
+    with pytest.raises(SpecError) as err:
+        explore(Typo)
+    assert "oops raised AttributeError" in str(err.value)
+    assert err.value.where.endswith(f"test_dsl.py:{Typo.oops.__code__.co_firstlineno + 2}")
+
+
+def test_records_options_and_nested_maps():
+    class Pod(NamedTuple):
+        phase: Color
+        restarts: Int[0, 1]
+
+    class Cluster(Spec):
+        Node = Int[1, 2]
+        pods: Map[Node, Option[Pod]] = Map.fill(None)
+        groups: Map[Node, Set[Color]] = Map.fill(frozenset())
+
+        @action
+        def start(s, node: Node):
+            require(s.pods[node] is None)
+            s.pods[node] = Pod(Color.RED, 0)
+
+        @action
+        def tag(s, node: Node, color: Color):
+            s.groups[node].add(color)
+
+    result = explore(Cluster)
+    # pods: (1 + 1 reachable pod value)^2 = 4; groups: (2^2)^2 = 16
+    assert result.stats.distinct_states == 4 * 16
+
+
+def test_constraint_counts_but_does_not_store():
+    class Bounded(Spec):
+        x: Int[0, 9] = 0
+
+        @action
+        def inc(s):
+            require(s.x < 9)
+            s.x += 1
+
+        @constraint
+        def small(s):
+            return s.x <= 3
+
+    result = explore(Bounded)
+    assert result.stats.distinct_states == 4
+    assert result.stats.generated == 1 + 4        # the successor 4 is generated, not stored
+
+
+def test_deadlock_is_reported_unless_terminal():
+    class Stops(Spec):
+        x: Int[0, 2] = 0
+
+        @action
+        def inc(s):
+            require(s.x < 2)
+            s.x += 1
+
+    result = explore(Stops, deadlock=True)
+    deadlock = result.properties[-1]
+    assert deadlock.verdict.value == "violated" and len(deadlock.trace.steps) == 3
+
+    class StopsOnPurpose(Stops):
+        @terminal
+        def done(s):
+            return s.x == 2
+
+    assert explore(StopsOnPurpose, deadlock=True).properties[-1].verdict.value == "holds"
+
+
+def test_reachable_needs_a_witness():
+    class Witness(Counter):
+        @reachable
+        def full(s):
+            return s.count == s.limit and Color.GREEN in s.seen
+
+        @reachable
+        def impossible(s):
+            return s.count > s.limit
+
+    result = explore(Witness)
+    by_name = {p.name: p for p in result.properties}
+    assert by_name["full"].verdict.value == "holds"
+    assert len(by_name["full"].trace.steps) - 1 == 3       # bump, bump, see(green)
+    assert by_name["impossible"].verdict.value == "violated"
+
+
+def test_limits_give_unknown_never_holds():
+    result = explore(Counter, {"limit": 50}, max_states=10)
+    assert verdicts(result) == {"bounded": "unknown"}
+    assert "state limit 10" in result.properties[0].reason
+    assert result.exit_code == 3
+
+
+def test_a_variant_overrides_one_action_and_removes_another():
+    class NoSee(Counter):
+        see = None
+
+        @action
+        def bump(s):
+            require(s.count < s.limit)
+            s.count = s.limit
+
+    m = Machine(NoSee)
+    assert [b.name for b in m.bindings] == ["bump", "mark", "mark"]
+    assert explore(NoSee).stats.distinct_states == 2 * 4
+
+
+def test_groups_switch_actions_off_and_unknown_groups_are_refused():
+    from checker import fault
+    from checker.machine import BindError
+
+    class Faulty(Counter):
+        @fault(group="crash")
+        def reset(s):
+            s.count = 0
+
+    assert "reset" in {b.name for b in Machine(Faulty).bindings}
+    assert "reset" not in {b.name for b in Machine(Faulty, groups={"crash": False}).bindings}
+    with pytest.raises(BindError, match="unknown action group 'crsh'"):
+        Machine(Faulty, groups={"crsh": False})
+
+
+def test_constant_values_are_checked():
+    from checker.machine import BindError
+    with pytest.raises(BindError, match="must be >= 0"):
+        Machine(Counter, {"limit": -1})
+    with pytest.raises(BindError, match="expected int, got str"):
+        Machine(Counter, {"limit": "two"})
+    with pytest.raises(BindError, match="unknown constant 'limt'"):
+        Machine(Counter, {"limt": 1})
