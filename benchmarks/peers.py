@@ -58,19 +58,20 @@ def _twophase_actions(n: int) -> list:
     A state is ``(rmState, tmState, tmPrepared, msgs)``: a tuple of strings, a string, a
     frozenset of RM numbers and a frozenset of messages ``("Prepared", rm)``,
     ``("Commit",)``, ``("Abort",)``.  Each action maps a state to its successor, or to
-    None when its guard is false.
+    None when its guard is false; guards index the state before unpacking it, since
+    most calls find their action disabled.
     """
     all_rms = frozenset(range(n))
 
     def tm_commit(s):
-        rm_state, tm, tm_prepared, msgs = s
-        if tm == "init" and tm_prepared == all_rms:
+        if s[1] == "init" and s[2] == all_rms:
+            rm_state, _, tm_prepared, msgs = s
             return (rm_state, "committed", tm_prepared, msgs | {COMMIT})
         return None
 
     def tm_abort(s):
-        rm_state, tm, tm_prepared, msgs = s
-        if tm == "init":
+        if s[1] == "init":
+            rm_state, _, tm_prepared, msgs = s
             return (rm_state, "aborted", tm_prepared, msgs | {ABORT})
         return None
 
@@ -84,32 +85,32 @@ def _twophase_actions(n: int) -> list:
             return tuple(changed)
 
         def tm_rcv_prepared(s):
-            rm_state, tm, tm_prepared, msgs = s
-            if tm == "init" and prepared_msg in msgs:
+            if s[1] == "init" and prepared_msg in s[3]:
+                rm_state, tm, tm_prepared, msgs = s
                 return (rm_state, tm, tm_prepared | {rm}, msgs)
             return None
 
         def rm_prepare(s):
-            rm_state, tm, tm_prepared, msgs = s
-            if rm_state[rm] == "working":
+            if s[0][rm] == "working":
+                rm_state, tm, tm_prepared, msgs = s
                 return (with_rm(rm_state, "prepared"), tm, tm_prepared, msgs | {prepared_msg})
             return None
 
         def rm_choose_to_abort(s):
-            rm_state, tm, tm_prepared, msgs = s
-            if rm_state[rm] == "working":
+            if s[0][rm] == "working":
+                rm_state, tm, tm_prepared, msgs = s
                 return (with_rm(rm_state, "aborted"), tm, tm_prepared, msgs)
             return None
 
         def rm_rcv_commit_msg(s):
-            rm_state, tm, tm_prepared, msgs = s
-            if COMMIT in msgs:
+            if COMMIT in s[3]:
+                rm_state, tm, tm_prepared, msgs = s
                 return (with_rm(rm_state, "committed"), tm, tm_prepared, msgs)
             return None
 
         def rm_rcv_abort_msg(s):
-            rm_state, tm, tm_prepared, msgs = s
-            if ABORT in msgs:
+            if ABORT in s[3]:
+                rm_state, tm, tm_prepared, msgs = s
                 return (with_rm(rm_state, "aborted"), tm, tm_prepared, msgs)
             return None
 

@@ -19,7 +19,7 @@ import types
 import typing
 from typing import Any
 
-from .values import MapValue, SetValue, index_key
+from .values import MapValue, SetValue
 
 
 class OutOfDomain(ValueError):
@@ -101,7 +101,7 @@ class Domain:
     # Defaults for scalar domains; containers override.
     def encode(self, value) -> Any:
         try:
-            return self._index[index_key(value)]
+            return self._index[value]
         except (KeyError, TypeError):
             raise OutOfDomain(f"{value!r} is not in {self}") from None
 
@@ -114,7 +114,7 @@ class Domain:
 
     def _build_index(self):
         self.size = len(self.values)
-        self._index = {index_key(v): i for i, v in enumerate(self.values)}
+        self._index = {v: i for i, v in enumerate(self.values)}
 
     def show(self, value) -> str:
         return repr(value)
@@ -126,7 +126,14 @@ class Domain:
 class BoolDomain(Domain):
     def __init__(self):
         self.values = [False, True]
-        self._build_index()
+        self.size = 2
+
+    def encode(self, value):
+        if value is True:
+            return 1
+        if value is False:
+            return 0
+        raise OutOfDomain(f"{value!r} is not a bool")
 
     def __repr__(self): return "bool"
     def show(self, value): return "true" if value else "false"
@@ -171,19 +178,20 @@ class IntDomain(Domain):
 
 
 class EnumDomain(Domain):
-    """An `enum.Enum` class.
-
-    Plain enums (no mixin type) get identity hashing: their members are singletons
-    compared by identity, so this changes no result, and it makes sets and maps of
-    members as fast as the built-ins instead of calling Enum.__hash__ in Python.
-    """
+    """An `enum.Enum` class. Members are singletons, so they are indexed by identity:
+    `Enum.__hash__` runs in Python, `id` does not."""
 
     def __init__(self, cls: type[enum.Enum]):
-        if cls.__hash__ is enum.Enum.__hash__ and cls.__eq__ is object.__eq__:
-            cls.__hash__ = object.__hash__
         self.cls = cls
         self.values = list(cls)
-        self._build_index()
+        self.size = len(self.values)
+        self._by_id = {id(m): i for i, m in enumerate(self.values)}
+
+    def encode(self, value):
+        try:
+            return self._by_id[id(value)]
+        except KeyError:
+            raise OutOfDomain(f"{value!r} is not a {self.cls.__name__}") from None
 
     def __repr__(self): return self.cls.__name__
     def show(self, value): return enum_label(value)
@@ -211,10 +219,13 @@ class OptionDomain(Domain):
             if not inner.scalar:
                 raise TypeError(f"Option[{inner}]: only scalar domains can be optional")
             self.values = [None] + list(inner.values)
-            self._build_index()
+            self.size = len(self.values)
 
     def resolve(self, env):
         return OptionDomain(self.inner.resolve(env)) if self.lazy else self
+
+    def encode(self, value):
+        return 0 if value is None else 1 + self.inner.encode(value)
 
     def __repr__(self): return f"Option[{self.inner}]"
     def show(self, value): return "None" if value is None else self.inner.show(value)
@@ -304,7 +315,6 @@ class MapDomain(Domain):
             if not key.scalar:
                 raise TypeError(f"Map[{key}, ...]: keys must be scalar")
             self.keys = list(key.values)
-            self.key_index = {index_key(k): i for i, k in enumerate(self.keys)}
 
     def resolve(self, env):
         return MapDomain(self.key.resolve(env), self.value.resolve(env)) if self.lazy else self

@@ -8,19 +8,7 @@ Reads are plain `dict` / `set` reads, at C speed.
 """
 from __future__ import annotations
 
-import enum
-
 NO_ARG = object()        # undo entries for sets call fn(container, key) without `old`
-
-
-def index_key(value):
-    """Key of a value in a domain's index: identity for enum members, which are
-    singletons, and a tag for bools, so that True and 1 stay apart."""
-    if isinstance(value, enum.Enum):
-        return id(value)
-    if isinstance(value, bool):
-        return ("bool", value)
-    return value
 
 
 def _noop(*args):
@@ -31,11 +19,6 @@ class _Logged:
     """What MapValue and SetValue share: owner, base code, touched keys, nesting."""
 
     __slots__ = ()
-
-    def _bind(self, domain, code, owner):
-        self._domain, self._code, self._owner = domain, code, owner
-        self._touched = None
-        self._parent = None
 
     def _mark(self, index):
         """Record that key `index` changed, here and in the enclosing container."""
@@ -57,7 +40,8 @@ class MapValue(_Logged, dict):
 
     def __init__(self, domain, code, owner, items):
         dict.__init__(self, items)
-        self._bind(domain, code, owner)
+        self._domain, self._code, self._owner = domain, code, owner
+        self._touched = self._parent = None
         if not domain.value.scalar:
             for i, v in enumerate(dict.values(self)):
                 if isinstance(v, _Logged):
@@ -67,14 +51,16 @@ class MapValue(_Logged, dict):
         old = dict.get(self, key, NO_ARG)
         if old is value:
             return
-        try:
-            index = self._domain.key_index[index_key(key)]
-        except (KeyError, TypeError):
-            raise KeyError(f"{key!r} is not a key of {self._domain}") from None
+        if old is NO_ARG:
+            raise KeyError(f"{key!r} is not a key of {self._domain}")
         if self._owner is not None:
             self._owner._undo.append((dict.__setitem__, self, key, old))
         dict.__setitem__(self, key, value)
-        self._mark(index)
+        touched = self._touched
+        if touched is None or self._parent is not None:
+            self._mark(self._domain.key.encode(key))
+        else:
+            touched.add(self._domain.key.encode(key))
 
     def update(self, other=(), **kw):
         for k, v in dict(other, **kw).items():
@@ -103,7 +89,8 @@ class SetValue(_Logged, set):
 
     def __init__(self, domain, code, owner, members):
         set.__init__(self, members)
-        self._bind(domain, code, owner)
+        self._domain, self._code, self._owner = domain, code, owner
+        self._touched = self._parent = None
 
     def add(self, elem):
         if elem in self:
