@@ -20,6 +20,7 @@ from .fastpath import DISABLED, split_guard
 from .values import NO_ARG, MapValue, SetValue
 
 MISSING = object()
+DECODE_CACHE = 1 << 15      # decoded maps/sets kept per variable: undo leaves them as decoded
 
 
 class BindError(Exception):
@@ -218,7 +219,7 @@ class Machine:
         names = [v.name for v in self.variables]
         self.state_cls = type(f"{self.spec_cls.__name__}State", (self.spec_cls,),
                               {"__slots__": tuple(names) + ("_undo",), **self.env})
-        ns: dict[str, Any] = {"NO_ARG": NO_ARG}
+        ns: dict[str, Any] = {"NO_ARG": NO_ARG, "CACHE": DECODE_CACHE}
         load, enc = [], []
         for v in self.variables:
             i, d = v.index, v.domain
@@ -229,8 +230,14 @@ class Machine:
                 enc.append(f"    x = sc.{v.name}\n"
                            f"    c{i} = st[{i}] if x is base[{i}] else E{i}(x)")
             else:
-                ns[f"D{i}"] = d.decode
-                load.append(f"    sc.{v.name} = D{i}(st[{i}], sc)")
+                ns[f"D{i}"], ns[f"C{i}"] = d.decode, {}
+                load.append(f"    c = st[{i}]\n"
+                            f"    x = C{i}.get(c)\n"
+                            f"    if x is None:\n"
+                            f"        x = D{i}(c, sc)\n"
+                            f"        if len(C{i}) < CACHE:\n"
+                            f"            C{i}[c] = x\n"
+                            f"    sc.{v.name} = x")
                 enc.append(f"    x = sc.{v.name}\n"
                            f"    if x is base[{i}]:\n"
                            f"        c{i} = st[{i}] if x._touched is None else x.code()\n"

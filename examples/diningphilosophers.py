@@ -98,9 +98,12 @@ class DiningPhilosophers(Spec):
             all(isinstance(h, bool) for h in s.hungry.values()) and \
             all(isinstance(label, Label) for label in s.pc.values())
 
+    def share_fork(s, p, q) -> bool:
+        """ShareFork(p, q)"""
+        return bool({s.left_fork(p), s.right_fork(p)} & {s.left_fork(q), s.right_fork(q)})
+
     @invariant
     def exclusive_access(s):
         """ExclusiveAccess: two philosophers who share a fork never eat at once."""
         eating = [p for p, label in s.pc.items() if label == Label.EAT]
-        return not any(s.right_fork(p) == s.left_fork(q) or s.right_fork(q) == s.left_fork(p)
-                       for p in eating for q in eating if p != q)
+        return not any(p != q and s.share_fork(p, q) for p in eating for q in eating)
