@@ -184,6 +184,7 @@ class Machine:
         return variables
 
     def _bind_groups(self, roles, given):
+        """Groups of faults are off unless the model switches them on; others are on."""
         declared = {r.group for _, r in roles.values() if r.group}
         for name, on in given.items():
             if name not in declared:
@@ -191,7 +192,8 @@ class Machine:
                 raise BindError(name, f"unknown action group {name!r} (the spec's groups: {known})")
             if not isinstance(on, bool):
                 raise BindError(name, f"group {name}: expected true or false, got {on!r}")
-        return {g: given.get(g, True) for g in sorted(declared)}
+        faulty = {r.group for _, r in roles.values() if r.group and r.kind == "fault"}
+        return {g: given.get(g, g not in faulty) for g in sorted(declared)}
 
     def _collect_bindings(self, roles, members):
         bindings = []

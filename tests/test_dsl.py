@@ -297,7 +297,8 @@ def test_groups_switch_actions_off_and_unknown_groups_are_refused():
         def reset(s):
             s.count = 0
 
-    assert "reset" in {b.name for b in Machine(Faulty).bindings}
+    assert "reset" not in {b.name for b in Machine(Faulty).bindings}      # faults: off by default
+    assert "reset" in {b.name for b in Machine(Faulty, groups={"crash": True}).bindings}
     assert "reset" not in {b.name for b in Machine(Faulty, groups={"crash": False}).bindings}
     with pytest.raises(BindError, match="unknown action group 'crsh'"):
         Machine(Faulty, groups={"crsh": False})
