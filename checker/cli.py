@@ -15,7 +15,7 @@ import click
 from rich.markup import escape
 
 from .errors import CheckerError
-from .explorer import ExplicitEngine
+from .engines import ENGINES, run_engine
 from .itf import from_itf, read_itf, write_itf
 from .model import load_model
 from .render import console, print_result, print_trace, progress_printer
@@ -71,8 +71,11 @@ def _parse_const(ctx, param, values):
 @click.option("--max-seconds", type=click.FloatRange(min=0, min_open=True), help="Stop after this long.")
 @click.option("--deadlock/--no-deadlock", default=None, help="Report states without successors.")
 @click.option("-p", "--property", "properties", multiple=True, help="Check only this property (repeatable).")
+@click.option("--engine", type=click.Choice(sorted(ENGINES)),
+              help="Engine to use instead of the model's [check] engine.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress lines on stderr.")
-def check(model, consts, json_path, trace_dir, max_states, max_seconds, deadlock, properties, quiet):
+def check(model, consts, json_path, trace_dir, max_states, max_seconds, deadlock, properties,
+          engine, quiet):
     """Explore every interleaving of MODEL and give each property a verdict."""
     out, err = console(), console(stderr=True)
     try:
@@ -85,9 +88,11 @@ def check(model, consts, json_path, trace_dir, max_states, max_seconds, deadlock
             m.options.deadlock = deadlock
         if properties:
             m.options.properties = list(properties)
+        if engine:
+            m.engine = engine
         machine = m.machine()
-        engine = ExplicitEngine(machine, m.options, None if quiet else progress_printer(err))
-        result = engine.check(str(model))
+        result = run_engine(m.engine, machine, m.options, str(model),
+                            None if quiet else progress_printer(err))
     except CheckerError as e:
         _fail(err, e)
     for p in result.properties:

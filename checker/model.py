@@ -14,11 +14,11 @@ from pathlib import Path
 from typing import Any
 
 from .errors import ModelError, SpecError, user_frame
+from .engines import ENGINES
 from .explorer import CheckOptions
 from .machine import BindError, Machine
 from .results import Verdict
 
-ENGINES = ("explicit",)
 
 _TOP = {"spec": str, "description": str, "constants": dict, "groups": dict, "check": dict,
         "expect": dict}
