@@ -86,7 +86,7 @@ class ExplicitEngine:
         sc, oracle = m.scratch, m.oracle
         load, encode, restore = m.load, m._encode, m.restore
         constraints, terminals = m.constraints, m.terminals
-        bindings = [(b.index, b.guard, b.body, b.args, b.label) for b in m.bindings]
+        bindings = [(b.index, b.guard, b.body, b.label) for b in m.bindings]
         check_deadlock = opts.deadlock
         max_states = opts.max_states or float("inf")
         max_depth = opts.max_depth or float("inf")
@@ -138,13 +138,13 @@ class ExplicitEngine:
                         next_report = now + 1.0
                 base = load(sc, st)
                 produced = 0
-                for index, guard, body, args, label in bindings:
+                for index, guard, body, label in bindings:
                     try:
-                        if guard is not None and not guard(sc, *args):
+                        if guard is not None and not guard(sc):
                             continue
                         oracle.taken = None
                         try:
-                            result = body(sc, *args)
+                            result = body(sc)
                         except Disabled:
                             result = DISABLED
                     except Exception as e:
@@ -152,7 +152,7 @@ class ExplicitEngine:
                         raise m.error_in(label, e) from None
                     if oracle.taken is not None:         # it chose: run it once per choice
                         restore(sc, base)
-                        outcomes = [succ for _, succ in m.run(body, args, label, st, base)]
+                        outcomes = [succ for _, succ in m.run(body, label, st, base)]
                         produced += len(outcomes)
                         fired[index] += len(outcomes)
                         for succ in outcomes:

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
+import functools
 import itertools
+import types
 from typing import Any, Callable, Iterator
 
 from .domains import Const, Domain, Fill, GhostDomain, OutOfDomain, as_domain
@@ -50,9 +52,9 @@ class Binding:
     group: str | None
     params: tuple[tuple[str, Any], ...]
     param_labels: tuple[tuple[str, str], ...]
-    fn: Callable
-    guard: Callable | None
-    body: Callable
+    fn: Callable                       # the spec's function, fn(s, *args)
+    guard: Callable | None             # guard(s) and body(s): the explicit engine's fast
+    body: Callable                     # path, parameters baked in (see `bake`)
 
     @property
     def args(self) -> tuple:
@@ -63,6 +65,21 @@ class Binding:
         if not self.params:
             return self.name
         return f"{self.name}({', '.join(f'{k}={v}' for k, v in self.param_labels)})"
+
+
+def bake(fn: Callable | None, args: tuple) -> Callable | None:
+    """`fn` with its parameters fixed, callable as `fn(s)`.
+
+    A copy of the function whose parameter defaults are `args` calls faster than
+    `fn(s, *args)` or a functools.partial.
+    """
+    if fn is None or not args:
+        return fn
+    if fn.__defaults__ or fn.__kwdefaults__:
+        return functools.partial(fn, **dict(zip(fn.__code__.co_varnames[1:], args)))
+    baked = types.FunctionType(fn.__code__, fn.__globals__, fn.__name__, tuple(args), fn.__closure__)
+    baked.__qualname__ = fn.__qualname__
+    return baked
 
 
 @dataclasses.dataclass
@@ -212,7 +229,7 @@ class Machine:
                 bindings.append(Binding(
                     len(bindings), name, role.kind, role.group, tuple(zip(params, combo)),
                     tuple((p, d.show(v)) for p, d, v in zip(params, domains, combo)),
-                    fn, guard, body))
+                    fn, bake(guard, combo), bake(body, combo)))
         return bindings
 
     # ------------------------------------------------------------ generated codecs
@@ -280,8 +297,8 @@ class Machine:
 
     # ------------------------------------------------------------ running actions
 
-    def run(self, fn, args, label, st, base, setup=None) -> Iterator[tuple[tuple, tuple]]:
-        """Every outcome of `fn(s, *args)` from the loaded state: (choices shown, successor).
+    def run(self, fn, label, st, base, setup=None) -> Iterator[tuple[tuple, tuple]]:
+        """Every outcome of `fn(s)` from the loaded state: (choices shown, successor).
 
         The scratch holds `st` decoded (`base` its values) before and after; `setup`, if
         given, prepares the scratch before each run instead.
@@ -295,7 +312,7 @@ class Machine:
                 if setup is not None:
                     setup()
                 try:
-                    enabled = fn(sc, *args) is not DISABLED
+                    enabled = fn(sc) is not DISABLED
                 except Disabled:
                     enabled = False
                 except Exception as e:
@@ -321,11 +338,11 @@ class Machine:
         for b in self.bindings:
             if b.guard is not None:
                 try:
-                    if not b.guard(self.scratch, *b.args):
+                    if not b.guard(self.scratch):
                         continue
                 except Exception as e:
                     raise self.error_in(b.label, e) from None
-            for choices, succ in self.run(b.body, b.args, b.label, st, base):
+            for choices, succ in self.run(b.body, b.label, st, base):
                 yield b, choices, succ
 
     def initial_states(self) -> list[tuple]:
@@ -360,7 +377,7 @@ class Machine:
 
         unset = tuple(MISSING for _ in self.variables)
         found = []
-        for _, st in self.run(self.initializer, (), "initial", unset, unset, fresh_defaults):
+        for _, st in self.run(self.initializer, "initial", unset, unset, fresh_defaults):
             if st not in found:
                 found.append(st)
         return found
