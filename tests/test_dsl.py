@@ -312,3 +312,28 @@ def test_constant_values_are_checked():
         Machine(Counter, {"limit": "two"})
     with pytest.raises(BindError, match="unknown constant 'limt'"):
         Machine(Counter, {"limt": 1})
+
+
+def test_ctrl_c_stops_cleanly_with_unknown_verdicts():
+    calls = []
+
+    class Interrupted(Spec):
+        x: Int[0, 50] = 0
+
+        @action
+        def inc(s):
+            require(s.x < 50)
+            calls.append(1)
+            if len(calls) == 10:
+                raise KeyboardInterrupt      # what Ctrl-C raises in the main thread
+            s.x += 1
+
+        @invariant
+        def small(s):
+            return s.x < 50
+
+    result = explore(Interrupted)
+    assert result.stopped == "interrupted (Ctrl-C)"
+    assert verdicts(result) == {"small": "unknown"}
+    assert result.stats.distinct_states == 10 and not result.stats.complete
+    assert result.exit_code == 3
