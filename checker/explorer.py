@@ -58,7 +58,7 @@ class ExplicitEngine:
         m, opts = self.machine, self.options
         search = _Search(m, opts)
         stats = Stats()
-        fired = [0] * len(m.bindings)
+        fired = [0] * len(m.all_bindings)      # indexed by Binding.index
         parents: dict[tuple, tuple | None] = {}
         deadlock_at = None
         stopped = None

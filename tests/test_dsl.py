@@ -337,3 +337,23 @@ def test_ctrl_c_stops_cleanly_with_unknown_verdicts():
     assert verdicts(result) == {"small": "unknown"}
     assert result.stats.distinct_states == 10 and not result.stats.complete
     assert result.exit_code == 3
+
+
+def test_actions_declared_after_a_switched_off_fault_group_still_run():
+    from checker import fault
+
+    class Faulty(Spec):
+        x: Int[0, 2] = 0
+
+        @fault(group="crash")
+        def crash(s):
+            s.x = 0
+
+        @action
+        def inc(s):
+            require(s.x < 2)
+            s.x += 1
+
+    result = explore(Faulty)          # the crash group is off: its binding is not explored
+    assert result.stats.distinct_states == 3
+    assert result.coverage.by_action == {"inc": 2}
