@@ -18,10 +18,9 @@ from .errors import CheckerError
 from .engines import ENGINES, run_engine
 from .itf import from_itf, read_itf, write_itf
 from .model import load_model
-from .render import console, print_result, print_trace, progress_printer
+from .cli_gate import gate, mutants
+from .render import console, fail, print_result, print_trace, progress_printer
 from .trace import replay as replay_trace
-
-EXIT_ERROR = 2
 
 
 class DefaultToCheck(click.Group):
@@ -94,7 +93,7 @@ def check(model, consts, json_path, trace_dir, max_states, max_seconds, deadlock
         result = run_engine(m.engine, machine, m.options, str(model),
                             None if quiet else progress_printer(err))
     except CheckerError as e:
-        _fail(err, e)
+        fail(err, e)
     for p in result.properties:
         p.expected = m.expect.get(p.name)
         if p.trace is not None:
@@ -121,7 +120,7 @@ def replay(trace, model):
         machine = load_model(model).machine()
         report = replay_trace(machine, from_itf(machine, read_itf(trace), str(trace)))
     except CheckerError as e:
-        _fail(err, e)
+        fail(err, e)
     if report.ok:
         out.print(f"[green]ok[/]: {escape(f'{trace}: {report.message}')}")
         sys.exit(0)
@@ -136,10 +135,9 @@ def show(trace):
     try:
         data = read_itf(trace)
     except CheckerError as e:
-        _fail(console(stderr=True), e)
+        fail(console(stderr=True), e)
     print_trace(console(), data)
 
 
-def _fail(err, e: CheckerError):
-    err.print(f"[red]error[/]: {escape(str(e))}", soft_wrap=True)
-    sys.exit(EXIT_ERROR)
+main.add_command(gate)
+main.add_command(mutants)

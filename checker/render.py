@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from typing import Any
 
 from rich.console import Console
@@ -19,6 +20,12 @@ def console(stderr: bool = False) -> Console:
     if not c.is_terminal:
         c = Console(stderr=stderr, highlight=False, width=120)
     return c
+
+
+def fail(err: Console, e: Exception) -> None:
+    """Report a user-facing error as one line and exit 2 (usage, model or spec error)."""
+    err.print(f"[red]error[/]: {escape(str(e))}", soft_wrap=True)
+    sys.exit(2)
 
 
 def print_result(out: Console, result: RunResult) -> None:

@@ -1,0 +1,90 @@
+"""`check-model gate` and `check-model mutants`: the commands CI runs."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+from rich.markup import escape
+
+from . import gate as g
+from . import reports
+from .errors import CheckerError
+from .mutants import load_catalog, run_catalog
+from .render import console, fail
+
+_STYLE = {"ok": "green", "moved": "red", "error": "red", "unknown": "yellow"}
+
+
+@click.command()
+@click.argument("paths", nargs=-1, type=click.Path(exists=True, path_type=Path))
+@click.option("--only-changed", "rev", metavar="REV",
+              help="Check only models whose model file or spec changed since git REV.")
+@click.option("--baseline", type=click.Path(dir_okay=False, path_type=Path),
+              default=Path(g.BASELINE), show_default=True, help="Recorded states, actions, witnesses.")
+@click.option("--update-baseline", is_flag=True, help="Record this run as the new baseline.")
+@click.option("--junit", type=click.Path(dir_okay=False, path_type=Path), help="Write JUnit XML here.")
+@click.option("--sarif", type=click.Path(dir_okay=False, path_type=Path), help="Write SARIF here.")
+@click.option("--markdown", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write a Markdown summary (for a pull-request comment) here.")
+@click.option("--traces", "trace_dir", type=click.Path(file_okay=False, path_type=Path),
+              default=Path("traces"), show_default=True, help="Directory for traces.")
+def gate(paths, rev, baseline, update_baseline, junit, sarif, markdown, trace_dir):
+    """Re-check models (default: every model under models/) against their [expect].
+
+    Exit 0 all as expected, 1 something moved (a verdict, a dead action, a lost
+    witness), 2 a model could not be checked, 3 nothing moved but something is unknown.
+    """
+    out, err = console(), console(stderr=True)
+    try:
+        models = g.discover(list(paths) or [Path("models")])
+        if rev:
+            models = g.changed_models(models, rev)
+        recorded = g.load_baseline(baseline)
+    except CheckerError as e:
+        fail(err, e)
+    outcomes = []
+    for path in models:
+        o = g.check_model(path, recorded, trace_dir)
+        outcomes.append(o)
+        stats = f"{o.result.stats.distinct_states:,} states, {o.result.stats.seconds:.1f} s" \
+            if o.result else ""
+        out.print(f"[{_STYLE[o.status]}]{o.status:7}[/] {escape(g.key(path))}  {stats}")
+        for line in o.moved + ([o.error] if o.error else []):
+            out.print(f"        [red]✗[/] {escape(line)}", soft_wrap=True)
+        for line in o.notes:
+            out.print(f"        [dim]• {escape(line)}[/]")
+    if not models:
+        out.print("no models to check" + (f" (nothing changed since {rev})" if rev else ""))
+    for path, text in ((junit, reports.junit), (sarif, reports.sarif), (markdown, reports.markdown)):
+        if path:
+            reports.write(path, text(outcomes))
+    if update_baseline:
+        g.save_baseline(baseline, recorded, outcomes)
+    code = g.exit_code(outcomes)
+    moved = sum(o.status in ("moved", "error") for o in outcomes)
+    out.print(f"{len(outcomes)} models, {moved} moved" if moved else f"{len(outcomes)} models as expected")
+    sys.exit(code)
+
+
+@click.command()
+@click.option("--catalog", type=click.Path(dir_okay=False, path_type=Path),
+              default=Path("models/mutants.toml"), show_default=True)
+@click.option("--only", multiple=True, metavar="NAME", help="Run only this mutant (repeatable).")
+def mutants(catalog, only):
+    """Run every spec mutant of CATALOG; each must be killed by some property."""
+    out, err = console(), console(stderr=True)
+    try:
+        outcomes = run_catalog(load_catalog(catalog), list(only))
+    except CheckerError as e:
+        fail(err, e)
+    for o in outcomes:
+        if o.killed:
+            steps = f", {o.trace_length}-step trace" if o.trace_length is not None else ""
+            out.print(f"[green]killed  [/] {o.mutant.name:28} by {', '.join(o.killers)}{steps} "
+                      f"({o.seconds:.1f} s)")
+        else:
+            out.print(f"[red]SURVIVED[/] {o.mutant.name:28} ({o.seconds:.1f} s): {escape(o.doc)}")
+    killed = sum(o.killed for o in outcomes)
+    out.print(f"{killed}/{len(outcomes)} mutants killed")
+    sys.exit(0 if killed == len(outcomes) else 1)

@@ -1,0 +1,176 @@
+"""The CI gate: re-check models, compare verdicts with `[expect]` and with a baseline.
+
+A model *moves* when a verdict differs from its expectation, when an action that fired in
+the baseline never fires (dead spec code), or when a `@reachable` witness found in the
+baseline is gone (a vacuous spec). Distinct-state counts are compared with the baseline
+and reported, never failed, so a reviewer sees the state space move.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from .engines import run_engine
+from .errors import CheckerError
+from .model import Model, load_model
+from .results import RunResult, Verdict
+
+BASELINE = "gate-baseline.json"
+
+
+@dataclasses.dataclass
+class ModelOutcome:
+    path: Path
+    model: Model | None = None
+    result: RunResult | None = None
+    error: str | None = None
+    moved: list[str] = dataclasses.field(default_factory=list)     # failures, one line each
+    notes: list[str] = dataclasses.field(default_factory=list)     # reported, not failed
+    actors: dict[str, str] = dataclasses.field(default_factory=dict)   # action -> actor
+
+    @property
+    def status(self) -> str:
+        if self.error:
+            return "error"
+        if self.moved:
+            return "moved"
+        if self.result is not None and any(p.verdict is Verdict.UNKNOWN and p.expected is not Verdict.UNKNOWN
+                                           for p in self.result.properties):
+            return "unknown"
+        return "ok"
+
+
+def discover(paths: list[Path]) -> list[Path]:
+    """Model files named, or found below the directories named, in a stable order."""
+    found = []
+    for p in paths:
+        if p.is_dir():
+            found += sorted(x for x in p.rglob("*.toml") if x.name != "mutants.toml")
+        else:
+            found.append(p)
+    return found
+
+
+def check_model(path: Path, baseline: dict, trace_dir: Path | None = None) -> ModelOutcome:
+    """Run one model and compare it with its expectations and its baseline entry."""
+    from .itf import write_itf
+    out = ModelOutcome(path)
+    try:
+        out.model = load_model(path)
+        machine = out.model.machine()
+        out.result = run_engine(out.model.engine, machine, out.model.options, str(path))
+    except CheckerError as e:
+        out.error = str(e)
+        return out
+    result, expect = out.result, out.model.expect
+    out.actors = {b.name: actor_of(b) for b in machine.all_bindings}
+    for p in result.properties:
+        p.expected = expect.get(p.name)
+        if p.trace is not None and trace_dir is not None:
+            target = trace_dir / out.model.name / f"{p.name}.itf.json"
+            write_itf(target, machine, p.trace, property=p.name, kind=p.kind,
+                      verdict=p.verdict.value, source=str(path))
+            p.trace_path = str(target)
+        if p.verdict is not Verdict.UNKNOWN and not p.as_expected:
+            wanted = (p.expected or Verdict.HOLDS).value
+            how = f" ({len(p.trace.steps) - 1}-step trace {p.trace_path or ''})".rstrip() \
+                if p.trace is not None else ""
+            out.moved.append(f"{p.name}: expected {wanted}, got {p.verdict.value}{how}")
+    old = baseline.get(key(path))
+    if old:
+        fired = set(result.coverage.by_action) - set(result.coverage.never_fired)
+        for action in sorted(set(old.get("fired", [])) & set(result.coverage.by_action) - fired):
+            out.moved.append(f"action {action} fired in the baseline and never fires now")
+        witnesses = {p.name for p in result.properties
+                     if p.kind == "reachable" and p.verdict is Verdict.HOLDS}
+        for name in sorted(set(old.get("witnesses", [])) - witnesses):
+            if not any(m.startswith(f"{name}:") for m in out.moved):
+                out.moved.append(f"witness {name} was found in the baseline and is gone now")
+        before, now = old.get("distinct_states"), result.stats.distinct_states
+        if before is not None and before != now and result.stats.complete:
+            out.notes.append(f"distinct states {before:,} → {now:,}")
+    return out
+
+
+def actor_of(binding) -> str:
+    """Who performs an action, for diagrams: 'faults', or the class that defines it."""
+    if binding.kind == "fault":
+        return "faults"
+    owner = binding.fn.__qualname__.rpartition(".")[0].rpartition(".")[2]
+    return owner or "spec"
+
+
+def key(path: Path) -> str:
+    """How a model is named in the baseline: its path relative to the working directory."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+def baseline_entry(outcome: ModelOutcome) -> dict:
+    r = outcome.result
+    return {
+        "distinct_states": r.stats.distinct_states,
+        "fired": sorted(set(r.coverage.by_action) - set(r.coverage.never_fired)),
+        "witnesses": sorted(p.name for p in r.properties
+                            if p.kind == "reachable" and p.verdict is Verdict.HOLDS),
+    }
+
+
+def load_baseline(path: Path) -> dict:
+    if not path.exists():
+        return {}
+    try:
+        return json.loads(path.read_text())
+    except json.JSONDecodeError as e:
+        raise CheckerError(f"baseline is not valid JSON: {e.msg}", f"{path}:{e.lineno}") from None
+
+
+def save_baseline(path: Path, baseline: dict, outcomes: list[ModelOutcome]) -> None:
+    for o in outcomes:
+        if o.result is not None and o.result.stats.complete:
+            baseline[key(o.path)] = baseline_entry(o)
+    path.write_text(json.dumps(dict(sorted(baseline.items())), indent=1) + "\n")
+
+
+def changed_models(models: list[Path], rev: str) -> list[Path]:
+    """The models whose model file or spec package changed since `rev` (all if checker/ did)."""
+    try:
+        top = Path(subprocess.run(["git", "rev-parse", "--show-toplevel"], capture_output=True,
+                                  text=True, check=True).stdout.strip())
+        names = subprocess.run(["git", "diff", "--name-only", rev, "--"], capture_output=True,
+                               text=True, check=True, cwd=top).stdout.split()
+        names += subprocess.run(["git", "ls-files", "--others", "--exclude-standard"],
+                                capture_output=True, text=True, check=True, cwd=top).stdout.split()
+    except (subprocess.CalledProcessError, FileNotFoundError) as e:
+        detail = e.stderr.strip() if isinstance(e, subprocess.CalledProcessError) else str(e)
+        raise CheckerError(f"--only-changed {rev}: git failed: {detail}") from None
+    changed = {(top / n).resolve() for n in names}
+    if any(p.is_relative_to(top / "checker") for p in changed):
+        return models
+    return [m for m in models if m.resolve() in changed or _spec_changed(m, changed)]
+
+
+def _spec_changed(model_path: Path, changed: set[Path]) -> bool:
+    """Did any file of the package that holds the model's spec change?"""
+    try:
+        spec_cls = load_model(model_path).spec_cls
+    except CheckerError:
+        return True                  # a broken model is always worth re-checking
+    module = sys.modules[spec_cls.__module__]
+    source = Path(module.__file__).resolve()
+    package = source.parent if source.parent.joinpath("__init__.py").exists() else source
+    return any(p == source or p.is_relative_to(package) for p in changed)
+
+
+def exit_code(outcomes: list[ModelOutcome]) -> int:
+    """2 a model could not be checked, 1 something moved, 3 something unknown, else 0."""
+    statuses = {o.status for o in outcomes}
+    for status, code in (("error", 2), ("moved", 1), ("unknown", 3)):
+        if status in statuses:
+            return code
+    return 0

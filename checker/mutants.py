@@ -1,0 +1,106 @@
+"""Mutation testing of specs: each mutant is a spec variant with one realistic bug.
+
+A catalog (TOML, `[[mutant]]` entries) names each mutant's class and the model it runs
+in. The mutant is *killed* when some verdict moves away from that model's `[expect]`
+(which records the faithful spec's verdicts); a mutant that survives fails the command.
+"""
+from __future__ import annotations
+
+import dataclasses
+import time
+import tomllib
+from pathlib import Path
+
+from .engines import run_engine
+from .errors import CheckerError, ModelError
+from .model import import_spec, load_model, locate
+from .results import Verdict
+
+_KEYS = {"name", "spec", "model", "killed_by", "doc"}
+
+
+@dataclasses.dataclass
+class Mutant:
+    name: str
+    spec: str
+    model: Path
+    killed_by: str | None
+    where: str
+
+
+@dataclasses.dataclass
+class MutantOutcome:
+    mutant: Mutant
+    killers: list[str]                      # properties whose verdict moved
+    trace_length: int | None
+    seconds: float
+    doc: str
+
+    @property
+    def killed(self) -> bool:
+        return bool(self.killers)
+
+
+def load_catalog(path: Path) -> list[Mutant]:
+    try:
+        text = path.read_text()
+        data = tomllib.loads(text)
+    except OSError as e:
+        raise ModelError(f"cannot read mutant catalog: {e.strerror}", str(path)) from None
+    except tomllib.TOMLDecodeError as e:
+        raise ModelError(f"not valid TOML: {e}", str(path)) from None
+    entries = data.get("mutant")
+    if set(data) != {"mutant"} or not isinstance(entries, list):
+        raise ModelError("a mutant catalog holds only [[mutant]] tables", str(path))
+    mutants = []
+    for n, entry in enumerate(entries):
+        where = f"{path}:{_entry_line(text, n)}"
+        unknown = set(entry) - _KEYS
+        if unknown:
+            raise ModelError(f"unknown key {sorted(unknown)[0]!r} in [[mutant]] "
+                             f"(allowed: {', '.join(sorted(_KEYS))})", where)
+        missing = {"name", "spec", "model"} - set(entry)
+        if missing:
+            raise ModelError(f"[[mutant]] needs {', '.join(sorted(missing))}", where)
+        mutants.append(Mutant(entry["name"], entry["spec"], (path.parent / entry["model"]),
+                              entry.get("killed_by"), where))
+    names = [m.name for m in mutants]
+    for name in names:
+        if names.count(name) > 1:
+            raise ModelError(f"mutant {name!r} is listed twice", str(path))
+    return mutants
+
+
+def _entry_line(text: str, index: int) -> int:
+    hits = [n for n, line in enumerate(text.splitlines(), 1) if line.strip() == "[[mutant]]"]
+    return hits[index] if index < len(hits) else 1
+
+
+def run_mutant(mutant: Mutant) -> MutantOutcome:
+    """Check the mutant in its model; the properties that moved are its killers."""
+    model = load_model(mutant.model)
+    model.spec_cls = import_spec(mutant.spec, mutant.model, mutant.where)
+    started = time.perf_counter()
+    result = run_engine(model.engine, model.machine(), model.options, str(mutant.model))
+    seconds = time.perf_counter() - started
+    killers = []
+    for p in result.properties:
+        p.expected = model.expect.get(p.name)
+        if p.verdict is not Verdict.UNKNOWN and not p.as_expected:
+            killers.append(p)
+    if mutant.killed_by and mutant.killed_by not in {p.name for p in result.properties}:
+        raise ModelError(f"killed_by names unknown property {mutant.killed_by!r}", mutant.where)
+    chosen = next((p for p in killers if p.name == mutant.killed_by), killers[0] if killers else None)
+    length = len(chosen.trace.steps) - 1 if chosen is not None and chosen.trace is not None else None
+    doc = (model.spec_cls.__doc__ or "").strip().splitlines()
+    return MutantOutcome(mutant, [p.name for p in killers], length, seconds, doc[0] if doc else "")
+
+
+def run_catalog(mutants: list[Mutant], only: list[str] | None = None) -> list[MutantOutcome]:
+    if only:
+        known = {m.name for m in mutants}
+        for name in only:
+            if name not in known:
+                raise CheckerError(f"unknown mutant {name!r} (catalog: {', '.join(sorted(known))})")
+        mutants = [m for m in mutants if m.name in only]
+    return [run_mutant(m) for m in mutants]

@@ -1,0 +1,204 @@
+"""The CI gate and mutation testing: each way a model can move gives its exit code."""
+import json
+import subprocess
+import textwrap
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from checker.cli import main
+
+SPEC = """
+from checker import Int, Spec, action, invariant, reachable, require
+
+class Light(Spec):
+    level: Int[0, 3] = 0
+
+    @action
+    def up(s):
+        require(s.level < 3)
+        s.level += 1
+
+    @action
+    def reset(s):
+        require(s.level == 3)
+        s.level = 0
+
+    @invariant
+    def bounded(s):
+        return s.level <= 3
+
+    @reachable
+    def full(s):
+        return s.level == 3
+
+class StuckLight(Light):
+    '''Mutant: the light never gets past 1, so reset is dead and `full` is vacuous.'''
+    @action
+    def up(s):
+        require(s.level < 1)
+        s.level += 1
+
+class SameLight(Light):
+    '''Equivalent mutant: resets through an intermediate expression, same relation.'''
+    @action
+    def reset(s):
+        require(s.level == 3)
+        s.level = s.level - 3
+"""
+
+
+@pytest.fixture
+def project(tmp_path, monkeypatch):
+    """A tiny project: a spec module, a models/ directory, run from its root."""
+    name = f"gatespec_{tmp_path.name}"
+    (tmp_path / f"{name}.py").write_text(SPEC)
+    (tmp_path / "models").mkdir()
+    monkeypatch.chdir(tmp_path)
+    return tmp_path, name
+
+
+def write_model(root, module, cls="Light", expect="", name="light.toml"):
+    path = root / "models" / name
+    path.write_text(f'spec = "{module}:{cls}"\n[expect]\n' + textwrap.dedent(expect))
+    return path
+
+
+def gate(*args):
+    result = CliRunner().invoke(main, ["gate", *map(str, args)], catch_exceptions=False)
+    assert "Traceback" not in result.output
+    return result
+
+
+def test_all_as_expected_exits_0_and_records_a_baseline(project):
+    root, module = project
+    write_model(root, module, expect='bounded = "holds"\nfull = "holds"\n')
+    result = gate("--update-baseline")
+    assert result.exit_code == 0, result.output
+    assert "1 models as expected" in result.output
+    baseline = json.loads((root / "gate-baseline.json").read_text())
+    assert baseline["models/light.toml"] == {"distinct_states": 4, "fired": ["reset", "up"],
+                                             "witnesses": ["full"]}
+
+
+def test_a_verdict_change_exits_1_naming_the_property(project):
+    root, module = project
+    write_model(root, module, expect='bounded = "violated"\n')
+    result = gate()
+    assert result.exit_code == 1
+    assert "bounded: expected violated, got holds" in result.output
+
+
+def test_a_dead_action_and_a_lost_witness_exit_1(project):
+    root, module = project
+    path = write_model(root, module)
+    assert gate("--update-baseline").exit_code == 0
+    path.write_text(path.read_text().replace(":Light", ":StuckLight"))
+    result = gate()
+    assert result.exit_code == 1
+    assert "action reset fired in the baseline and never fires now" in result.output
+    assert "full: expected holds, got violated" in result.output
+    assert "distinct states 4 → 2" in result.output
+
+
+def test_state_count_change_is_reported_not_failed(project):
+    root, module = project
+    path = write_model(root, module)
+    gate("--update-baseline")
+    baseline = root / "gate-baseline.json"
+    data = json.loads(baseline.read_text())
+    data["models/light.toml"]["distinct_states"] = 99
+    baseline.write_text(json.dumps(data))
+    result = gate()
+    assert result.exit_code == 0 and "distinct states 99 → 4" in result.output
+
+
+def test_a_broken_model_exits_2(project):
+    root, _ = project
+    (root / "models" / "broken.toml").write_text('spec = "nowhere:X"\n')
+    result = gate()
+    assert result.exit_code == 2
+    assert "cannot import spec module 'nowhere'" in result.output
+
+
+def test_unknown_without_moves_exits_3(project):
+    root, module = project
+    path = write_model(root, module)
+    path.write_text(path.read_text().replace("[expect]", "[check]\nmax_states = 2\n[expect]"))
+    assert gate().exit_code == 3
+
+
+def test_ci_outputs_name_the_property_and_carry_the_trace(project):
+    root, module = project
+    write_model(root, module, cls="StuckLight")
+    result = gate("--junit", "out/junit.xml", "--sarif", "out/gate.sarif", "--markdown", "out/pr.md")
+    assert result.exit_code == 1
+    junit = (root / "out/junit.xml").read_text()
+    assert 'name="full"' in junit and "expected holds, got violated" in junit
+    sarif = json.loads((root / "out/gate.sarif").read_text())
+    results = sarif["runs"][0]["results"]
+    verdict = next(r for r in results if r["ruleId"] == "unexpected-verdict")
+    location = verdict["locations"][0]["physicalLocation"]
+    assert location["artifactLocation"]["uri"] == f"{module}.py"
+    assert location["region"]["startLine"] == SPEC.splitlines().index("    @reachable") + 1
+    assert not any(r["ruleId"] == "coverage-lost" for r in results)   # no baseline: only the verdict
+    markdown = (root / "out/pr.md").read_text()
+    assert "1 of 1 models moved" in markdown
+
+
+def test_markdown_draws_the_counterexample_as_a_sequence_diagram(project):
+    root, module = project
+    write_model(root, module, expect='bounded = "holds"\n')
+    (root / "models" / "light.toml").write_text(
+        f'spec = "{module}:Light"\n[check]\nproperties = ["full"]\n[expect]\nfull = "violated"\n')
+    result = gate("--markdown", "pr.md")
+    assert result.exit_code == 1
+    md = (root / "pr.md").read_text()
+    assert "```mermaid\nsequenceDiagram" in md
+    assert md.count("Light->>Light: up") == 3
+
+
+def test_only_changed_rechecks_models_whose_spec_changed(project):
+    root, module = project
+    write_model(root, module, name="a.toml")
+    other = root / "other_spec.py"
+    other.write_text(SPEC.replace("Light", "Other"))
+    (root / "models" / "b.toml").write_text('spec = "other_spec:Other"\n')
+    git = lambda *a: subprocess.run(["git", *a], cwd=root, check=True, capture_output=True)
+    git("init", "-q")
+    git("-c", "user.email=t@t", "-c", "user.name=t", "commit", "-q", "--allow-empty", "-m", "empty")
+    git("add", ".")
+    git("-c", "user.email=t@t", "-c", "user.name=t", "commit", "-q", "-m", "models")
+    assert "no models to check" in gate("--only-changed", "HEAD").output
+    other.write_text(other.read_text() + "\n# touched\n")
+    result = gate("--only-changed", "HEAD")
+    assert "models/b.toml" in result.output and "models/a.toml" not in result.output
+
+
+def test_mutants_report_killers_and_fail_on_a_survivor(project):
+    root, module = project
+    write_model(root, module)
+    catalog = root / "models" / "mutants.toml"
+    catalog.write_text(textwrap.dedent(f"""
+        [[mutant]]
+        name = "stuck"
+        spec = "{module}:StuckLight"
+        model = "light.toml"
+        killed_by = "full"
+    """))
+    run = lambda *a: CliRunner().invoke(main, ["mutants", "--catalog", str(catalog), *a])
+    killed = run()
+    assert killed.exit_code == 0, killed.output
+    assert "killed" in killed.output and "by full" in killed.output and "1/1 mutants killed" in killed.output
+    catalog.write_text(catalog.read_text() + textwrap.dedent(f"""
+        [[mutant]]
+        name = "same"
+        spec = "{module}:SameLight"
+        model = "light.toml"
+    """))
+    survived = run()
+    assert survived.exit_code == 1
+    assert "SURVIVED" in survived.output and "Equivalent mutant" in survived.output
+    assert run("--only", "stuck").exit_code == 0
+    assert run("--only", "nope").exit_code == 2
