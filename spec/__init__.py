@@ -1,0 +1,1 @@
+"""Systems specified with `checker`: `spec.rayjob` is the KubeRay RayJob controller."""

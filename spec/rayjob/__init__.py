@@ -1,0 +1,1 @@
+"""The KubeRay RayJob controller (docstring written below)."""

@@ -1,0 +1,121 @@
+"""The API server and the garbage collector: what a write does once it is applied.
+
+Counters and history ghosts are kept here, by the actor that applies the effect, whatever
+response the caller then sees (a lost response still counts). The clock's timers are armed
+here too, when the write that records their start time is applied.
+"""
+from checker import action, require
+
+from .state import RayJobState
+from .types import (EMPTY, ClusterId, Head, JCond, JobObj, Phase, PodSlot, Rank, Reason, SubPc,
+                    SubPod, Timer, NOT_RETRIED)
+
+FINISHED = (Phase.COMPLETE, Phase.FAILED)
+
+
+class ApiServer(RayJobState):
+    def _apply_status(s, new_h, new_b):
+        """A status update is applied: persist it, arm timers, record attempts."""
+        old_h, old_b = s.rj, s.rj_b
+        s._write_rj(new_h, new_b, own=True)
+        if old_h.phase is Phase.NEW and new_h.phase is Phase.INITIALIZING:
+            s._begin_attempt()
+        if s.attempt and s.att_cluster is None and new_b.cluster is not None:
+            s.att_cluster = new_b.cluster          # first persisted in this attempt
+            s.drawn_c.add(new_b.cluster)
+        if s.attempt and s.att_job is None and new_b.job_id is not None:
+            s.att_job = new_b.job_id
+            s.drawn_j.add(new_b.job_id)
+        if old_h.phase is Phase.SUSPENDED and new_h.phase is Phase.NEW:
+            s.resumed = True
+        if old_h.phase is Phase.RETRYING and new_h.phase is Phase.NEW:
+            s.retries = min(s.retries + 1, 3)
+        if new_h.phase in (Phase.FAILED, Phase.RETRYING) and s.attempt:
+            s.att_failed.add(s.attempt)
+            if new_h.phase is Phase.RETRYING and new_h.reason in NOT_RETRIED:
+                s.bad_retry_reason = True
+        if new_h.phase in FINISHED and old_h.phase not in FINISHED:
+            s.t_ttl = Timer.FIRED if s.ttl is Rank.OFF else Timer.ARMED      # endTime
+            if (new_h.phase is Phase.COMPLETE and new_h.reason is Reason.NONE
+                    and s.job is not None and s.job.cond is JCond.NONE):
+                s.complete_wo_sub = True
+        if new_b.chk_fail != old_b.chk_fail:
+            s.t_chk = Timer.ARMED if new_b.chk_fail else Timer.OFF
+        if new_b.ray_end != old_b.ray_end:
+            s.t_grace = Timer.ARMED if new_b.ray_end else Timer.OFF
+
+    def _begin_attempt(s):
+        """New -> Initializing applied: a new attempt (or incarnation), whose identity is
+        the one this write persists; startTime = now re-arms the active deadline."""
+        s.attempt = min(s.attempt + 1, len(s.cl_creates))
+        s.att_cluster = s.att_job = None
+        if s.active_deadline is not Rank.OFF:
+            s.t_active = Timer.ARMED
+
+    def _apply_cluster_create(s, c):
+        """Create(RayCluster) applied. A same-name cluster whose old pods still linger
+        takes them over: the head restarts with an empty GCS (S11)."""
+        if s.cl_attempt[c] == 0:
+            s.cl_attempt[c] = s.attempt
+        s._bump(s.cl_creates, s.cl_attempt[c])
+        others = [o for o in ClusterId if o is not c]
+        s.pod_overlap = s.pod_overlap or any(s.head[o] is not Head.NONE for o in others)
+        s.cr_overlap = s.cr_overlap or any(s.cl_cr[o] for o in others)
+        if s.head[c] is not Head.NONE:
+            s._head_stops(c, keep_records=False)
+        s._set_cluster(c, True, Head.STARTING)
+
+    def _apply_job_create(s, c, j):
+        """Create(Job) applied; the Job controller starts its first pod at once (S12)."""
+        s._bump(s.job_creates, s.attempt)
+        s.job_ident_bad = s.job_ident_bad or (c, j) != (s.att_cluster, s.att_job)
+        s._set_job(JobObj(JCond.NONE, 0, c, j))
+        s.pods[PodSlot.CUR] = SubPod(SubPc.STATUS, c, j)
+        s.t_subfin = Timer.OFF
+
+    def _remove_job(s):
+        """Delete(Job, Background): the Job is gone at once, its pod lingers (S5: at most
+        one lingering submitter pod is kept)."""
+        s._set_job(None)
+        if s.pods[PodSlot.CUR] is not None:
+            s.pods[PodSlot.OLD], s.pods[PodSlot.CUR] = s.pods[PodSlot.CUR], None
+
+    def _remove_rj(s):
+        s._write_rj(None, EMPTY)
+        s.rj_removed = True
+
+    def _user_or_owner_delete(s):
+        """Delete(RayJob): with the finalizer it only gets a deletionTimestamp."""
+        if s.rj.finalizer:
+            s._write_rj(s.rj._replace(deleting=True), s.rj_b)
+        else:
+            s._remove_rj()
+
+    @action(group="apiserver")
+    def gc_children(s):
+        """Models the garbage collector (owner references, §11): the RayJob is gone, so its
+        RayClusters, submitter Job and Service are deleted (background: pods linger)."""
+        require(s.rj is None)
+        require(s.job is not None or s.svc is not None or True in s.cl_cr.values())
+        s._event()
+        for c in ClusterId:
+            if s.cl_cr[c]:
+                s._set_cluster(c, False, s.head[c])
+        s._remove_job()
+        s.svc = None
+
+    @action(group="apiserver")
+    def gc_cluster_pods(s, c: ClusterId):
+        """Models background deletion of a deleted RayCluster's pods (§6.3): the head and
+        its GCS (job records included) go away after the CR."""
+        require(not s.cl_cr[c] and s.head[c] is not Head.NONE)
+        s._event()
+        s._head_stops(c, keep_records=False)
+        s.head[c] = Head.NONE
+
+    @action(group="apiserver")
+    def gc_old_pod(s):
+        """Models the lingering submitter pod of a deleted Job finally being deleted."""
+        require(s.pods[PodSlot.OLD] is not None)
+        s._event()
+        s.pods[PodSlot.OLD] = None

@@ -1,0 +1,144 @@
+"""Faults, the user, and the abstract clock.
+
+Every fault and user intervention spends one unit of the single budget F, so a
+counterexample found with budget F needs that many faults. Faults on an operator step
+exist only where their outcome differs from the step's normal one.
+"""
+from checker import action, fault, require
+
+from .operator import WRITE_STEP
+from .state import RayJobState
+from .types import (DASHBOARD_CALLS, WRITES, ClusterId, KvKey, Pc, Rank, Result, Timer,
+                    NONTERMINAL_RECS)
+
+TIMERS = ("t_subfin", "t_grace", "t_chk", "t_active", "t_ttl")
+
+
+class Environment(RayJobState):
+    # ------------------------------------------------------------ operator faults
+    @fault(group="crash")
+    def crash(s):
+        """The operator process dies between two calls: its memory is lost; the restarted
+        operator starts from a fresh, consistent LIST."""
+        require(s.budget > 0 and s.pc is not Pc.IDLE)
+        s._fault()
+        s.crash_phase = s.rj.phase if s.rj is not None else None
+        s._forget()
+        s._resync()
+        if s.track_result:
+            s.last_result = Result.ERROR
+
+    @fault(group="write_fail")
+    def write_fails(s):
+        """The pending API-server write fails without being applied: an error, requeue."""
+        require(s.budget > 0 and s.pc in WRITES)
+        s._fault()
+        s._end(Result.ERROR)
+
+    @fault(group="write_lost")
+    def write_lost(s):
+        """The pending write is applied, but its response is lost (timeout): the operator
+        sees an error and returns; the rest of its computation never happens."""
+        require(s.budget > 0 and s.pc in WRITES)
+        creating = s.pc in (Pc.CREATE_CLUSTER, Pc.CREATE_JOB)
+        require(getattr(s, WRITE_STEP[s.pc])())          # applied (not a 409 / NotFound)
+        s._fault()
+        s.lost_create = s.lost_create or creating
+        s._forget()
+        s._end(Result.ERROR)
+
+    @fault(group="net")
+    def dashboard_error(s):
+        """The dashboard call (GetJobInfo, SubmitJob, StopJob) fails on the network."""
+        require(s.budget > 0 and s.pc in DASHBOARD_CALLS)
+        s._fault()
+        if s.pc is Pc.GET_JOB_INFO:
+            s._job_info(None)
+        elif s.pc is Pc.SUBMIT_JOB:
+            s._submit_job(deliver=False, answer=False)
+        else:
+            s.stop_attempted = True
+            s.pc = Pc.FIN_REMOVE                  # StopJob errors are only logged
+
+    @fault(group="net")
+    def dashboard_lost(s):
+        """SubmitJob reaches the head and is accepted, but the reply is lost."""
+        require(s.budget > 0 and s.pc is Pc.SUBMIT_JOB)
+        require(s._submit_job(deliver=True, answer=False))
+        s._fault()
+
+    @fault(group="outage")
+    def outage_begin(s):
+        """The operator stops reconciling for a while (down, no leader, API unreachable)."""
+        require(s.budget > 0 and not s.op_down)
+        s._fault()
+        s._forget()
+        s.op_down = True
+
+    @action(group="outage_end")
+    def outage_end(s):
+        """The operator is back, with a fresh cache."""
+        require(s.op_down)
+        s._event()
+        s.op_down = False
+        s._resync()
+
+    # ------------------------------------------------------------ the user
+    def _user(s) -> bool:
+        return s.budget > 0 and s.rj is not None and not s.rj.deleting
+
+    @fault(group="user_delete_rj")
+    def user_delete_rj(s):
+        """`kubectl delete rayjob`: a deletionTimestamp while the finalizer is there."""
+        require(s._user())
+        s._fault()
+        s.stop_attempted = False
+        s._user_or_owner_delete()
+
+    @fault(group="user_suspend")
+    def user_toggle_suspend(s):
+        """The user flips spec.suspend."""
+        require(s._user())
+        s._fault()
+        s._write_rj(s.rj._replace(suspend=not s.rj.suspend), s.rj_b)
+
+    @fault(group="user_delete_cluster")
+    def user_delete_cluster(s, c: ClusterId):
+        """`kubectl delete raycluster` by hand (background: the pods linger)."""
+        require(s.budget > 0 and s.cl_cr[c])
+        s._fault()
+        s._set_cluster(c, False, s.head[c])
+
+    @fault(group="user_delete_job")
+    def user_delete_job(s):
+        """`kubectl delete job` of the submitter (background: the pod lingers)."""
+        require(s.budget > 0 and s.job is not None)
+        s._fault()
+        s._remove_job()
+
+    @fault(group="user_ray_stop")
+    def user_ray_stop(s, k: KvKey):
+        """`ray job stop` by the user on a running job."""
+        require(s.budget > 0 and s.kv[k] in NONTERMINAL_RECS and s._serving(k))
+        s._fault()
+        s._ray_stop(k)
+
+    # ------------------------------------------------------------ the clock
+    def _rank(s, name) -> Rank:
+        return {"t_subfin": Rank.SHORT, "t_grace": Rank.LONG, "t_chk": Rank.LONG,
+                "t_active": s.active_deadline, "t_ttl": s.ttl}[name]
+
+    @action(group="clock")
+    def tick(s, r: Rank):
+        """Time passes until every armed deadline of duration <= r has expired, so deadlines
+        with a common start fire in the order of their durations. Time passes only while
+        the operator is down, or idle after a reconcile that saw every change (it polls
+        every 3 s: 30 s cannot pass between an event and the next reconcile)."""
+        require(s.op_down or (s.pc is Pc.IDLE and s.settled
+                              and (s.stale_spans_time or not s._any_behind())))
+        armed = [t for t in TIMERS if getattr(s, t) is Timer.ARMED]
+        require(any(s._rank(t) is r for t in armed))
+        for t in armed:
+            if s._rank(t).value <= r.value:
+                setattr(s, t, Timer.FIRED)
+        s.settled = False

@@ -1,0 +1,208 @@
+"""Mutants: small, realistic bugs, each a subclass of the faithful spec that changes one
+actor's behaviour the way a real bug (or an old KubeRay / Ray version) did. The tests show
+that some property catches each of them, with a short counterexample.
+"""
+from checker import action, fault, require
+
+from .spec import RayJob
+from .types import WRITES, ClStat, JobView, KvKey, Mode, Pc, Phase, PodSlot, Rec, Result, SubPc, Timer
+
+
+class SubmitBeforeIdentity(RayJob):
+    """M1, kuberay #756: HTTPMode submitted in Initializing with a jobId generated in
+    memory, before any status write persisted it; a lost or failed status write made the
+    next reconcile generate another id and submit again."""
+
+    def _init_status(s):
+        super()._init_status()
+        s._set_b(job_id=None)
+
+    def _cluster_found(s, cl_status):
+        if s.mode is Mode.HTTP and (s.m_b.dash or cl_status is ClStat.READY):
+            if s.m_b.job_id is None:
+                s._set_b(dash=True, job_id=s._draw_job())
+                s.pc = Pc.SUBMIT_JOB
+                return
+        super()._cluster_found(cl_status)
+
+    def _after_submit(s, ok):
+        if ok and s.m_h.phase is Phase.INITIALIZING:
+            s._set(phase=Phase.RUNNING)
+            s._finish()
+        else:
+            super()._after_submit(ok)
+
+
+class ClusterNameInInitializing(RayJob):
+    """M2, the bug PR #1737 fixed: the RayCluster name is generated in Initializing, in
+    memory, and only persisted by a later status write; a reconcile that ends first (the
+    Create's empty status is no key-field change) names and creates another cluster."""
+
+    def _init_status(s):
+        super()._init_status()
+        s._set_b(cluster=None)
+
+    def _initializing(s):
+        if s.m_b.cluster is None and not (s.m_h.suspend or s.t_active is Timer.FIRED):
+            s._set_b(cluster=s._draw_cluster())
+        super()._initializing()
+
+
+class PutOverwrite(RayJob):
+    """M3: Ray's submit with `put_info(overwrite=True)`: a duplicate submission id replaces
+    the record and starts the entrypoint again instead of being rejected."""
+
+    def _ray_submit(s, k):
+        s._bump(s.submit_calls, s.cl_attempt[k.c])
+        s.kv[k] = Rec.PENDING
+        return True
+
+
+class RetryingNoWait(RayJob):
+    """M4, Retrying not waiting for NotFound (C:383-387 missing): the RayCluster Delete is
+    fire-and-forget, its error ignored, and the identity reset in the same reconcile, so
+    the next attempt starts while the old cluster may still exist."""
+
+    @fault(group="write_fail")
+    def write_fails(s):
+        require(s.budget > 0 and s.pc in WRITES)
+        s._fault()
+        if s.pc is Pc.DELETE_CLUSTER and s.m_h.phase in (Phase.RETRYING, Phase.SUSPENDING):
+            s._reset_identity()
+            s._finish()
+        else:
+            s._end(Result.ERROR)
+
+
+class NoStatusGuard(RayJob):
+    """M5, kuberay #2154/#2317 (before #2579): the submitter pod always submits; a retried
+    pod's duplicate submission fails and the K8s Job fails although the Ray job runs."""
+
+    @action(group="submitter")
+    def sub_status(s, p: PodSlot):
+        require(s._at(p, SubPc.STATUS))
+        s._event()
+        s._move(p, SubPc.SUBMIT)
+
+
+class NoSubmissionId(RayJob):
+    """M6: `ray job submit` without `--submission-id` (J:188-190): Ray generates an id, so
+    the pod follows a job that does not exist, fails, and its retry submits again."""
+
+    def _ray_submit(s, k):
+        return super()._ray_submit(KvKey(k.c, s._draw_job()))
+
+
+class PreFix3903(RayJob):
+    """M7, kuberay #3903/#3860 before PR #4080: no "404 and submitter finished" failure
+    and no 30 s submitter-finished check; a lost Ray record leaves the RayJob Running."""
+
+    def _record_lost(s):
+        return False
+
+    def _submitter_timed_out(s, finished):
+        return False
+
+
+class RetryAllReasons(RayJob):
+    """M8: the backoff check retries every reason, DeadlineExceeded included (C:543-552
+    missing)."""
+
+    def _retries(s, failed):
+        return s.m_h.phase is Phase.FAILED and failed < s.backoff_limit + 1
+
+
+class StopJobFatal(RayJob):
+    """M9, from the PR #4850 review: a StopJob error aborts the deletion instead of being
+    logged; a job deleted before its submission gets 404 forever, the finalizer stays."""
+
+    def _stop_job(s):
+        if not super()._stop_job():
+            s._end(Result.ERROR)
+        return True
+
+
+class NoStopOnDelete(RayJob):
+    """M10: the deletion branch removes the finalizer without calling StopJob."""
+
+    def _deletion(s):
+        s.pc = Pc.FIN_REMOVE
+
+
+class StatusUpdateNoVersion(RayJob):
+    """M11: the status is written without the resourceVersion check (a patch, or a
+    retry-on-conflict loop), so a reconcile that read a stale RayJob overwrites a newer
+    status."""
+
+    def _version_matches(s):
+        return s.rj is not None
+
+
+class RunningRecreatesJob(RayJob):
+    """M12, a naive fix of liveness gap (i): Running re-creates a missing submitter Job."""
+
+    def _submitter_check(s):
+        if s.mode is Mode.K8S and s._read_job() is JobView.ABSENT:
+            s.pc = Pc.CREATE_JOB
+        else:
+            super()._submitter_check()
+
+
+class BackoffOffByOne(RayJob):
+    """M13: retries while failed <= backoffLimit + 1, one attempt too many."""
+
+    def _retries(s, failed):
+        return super()._retries(failed - 1)
+
+
+class NoFinishedAtGuard(RayJob):
+    """M14, kuberay #1919: K8sJobMode takes Ray's terminal status without waiting for the
+    submitter to finish."""
+
+    def _submitter_done(s):
+        return True
+
+
+class TTLIgnored(RayJob):
+    """M15: Complete/Failed cleans up without waiting for endTime + TTL."""
+
+    def _ttl_expired(s):
+        return True
+
+
+class TTLDeletesSubmitter(RayJob):
+    """M16, the documented (ray PR #50603) but not implemented behaviour: TTL clean-up
+    also deletes the submitter Job."""
+
+    def _after_cluster_delete(s):
+        if s.m_h.phase in (Phase.COMPLETE, Phase.FAILED) and s.job is not None:
+            s.ttl_cleanup = True
+            s.pc = Pc.DELETE_JOB
+        else:
+            super()._after_cluster_delete()
+
+
+class Eager404Fail(RayJob):
+    """M17, kuberay #4027 taken as a failure: a 404 before the submitter submitted fails
+    the RayJob (AppFailed) instead of requeueing."""
+
+    def _record_lost(s):
+        return True
+
+
+class SuspendedRequeues(RayJob):
+    """M18, kuberay #4416 before #4443: Suspended requeues every 3 s. Benign: only the
+    reconcile result differs, every verdict is the same (an equivalent mutant)."""
+
+    def _suspended(s):
+        if s.m_h.suspend:
+            s._end(Result.REQUEUE)
+        else:
+            super()._suspended()
+
+
+ALL = [SubmitBeforeIdentity, ClusterNameInInitializing, PutOverwrite,
+       RetryingNoWait, NoStatusGuard, NoSubmissionId, PreFix3903, RetryAllReasons,
+       StopJobFatal, NoStopOnDelete, StatusUpdateNoVersion, RunningRecreatesJob,
+       BackoffOffByOne, NoFinishedAtGuard, TTLIgnored, TTLDeletesSubmitter, Eager404Fail,
+       SuspendedRequeues]

@@ -1,0 +1,532 @@
+"""The KubeRay operator: `RayJobReconciler.Reconcile` as one atomic step per external call.
+
+`op_start` reads the RayJob from the cache and runs the local computation of the branch up
+to its first API-server or dashboard call; each `op_<call>` action performs that call and
+the computation after it, up to the next call or the end of the reconcile. So every call
+is a crash point (reference §13.3), and cache reads happen where the Go code reads. The
+line numbers are those of `rayjob_controller.go` (C:), `job.go` (J:) and the dashboard
+client (D:) as cited in the reference.
+"""
+from checker import action, require
+
+from .state import RayJobState
+from .types import (CR_STATUS, NOT_RETRIED, REC_STATUS, TERMINAL, CacheSt, ClStat, ClusterId,
+                    CrView, Head, JobId, JobView, JStat, KvKey, Mode, Pc, Phase, Reason, Rec,
+                    Result, Timer, key)
+
+
+class Operator(RayJobState):
+    # ------------------------------------------------------------ in-memory edits
+    def _set(s, **fields):
+        s.m_h = s.m_h._replace(**fields)
+
+    def _set_b(s, **fields):
+        s.m_b = s.m_b._replace(**fields)
+
+    def _fail(s, reason: Reason):
+        s._set(phase=Phase.FAILED, reason=reason)
+
+    # ------------------------------------------------------------ Reconcile
+    @action(group="reconcile")
+    def op_start(s):
+        """Models Reconcile (C:89-165): read the RayJob from the informer cache (NotFound:
+        return {}), keep a copy of its status (C:142), then the branch up to its first call.
+        Validation always passes: the model's constants are valid (S1)."""
+        require(s.pc is Pc.IDLE and not s.op_down)
+        s.m_clean = True
+        s.m_fresh = s.rj_cache is not CacheSt.BEHIND
+        h, b = s._read_rj()
+        if h is None:
+            s._end(Result.WAIT)
+            return
+        s.m_h, s.m_b, s.m_orig = h, b, key(h, b)
+        if h.deleting:
+            s._deletion()
+        else:
+            getattr(s, BRANCH[h.phase])()
+
+    def _finish(s):
+        """`break` out of the switch: checkBackoffLimitAndUpdateStatusIfNeeded (C:452), then
+        updateRayJobStatus writes only if a key field changed (C:925-933, C:456-461)."""
+        s._backoff()
+        if key(s.m_h, s.m_b) != s.m_orig:
+            s.pc = Pc.STATUS_WRITE
+        else:
+            s._end(Result.REQUEUE)
+
+    def _backoff(s):
+        """checkBackoffLimitAndUpdateStatusIfNeeded (C:518-557), in memory."""
+        h, b = s.m_h, s.m_b
+        failed = b.failed + (h.phase is Phase.FAILED)
+        succeeded = min(1, b.succeeded + (h.job_status is JStat.SUCCEEDED
+                                          and h.phase is Phase.COMPLETE))
+        s._set_b(failed=failed, succeeded=succeeded)
+        if s._retries(failed):
+            s._set(phase=Phase.RETRYING)
+
+    def _retries(s, failed) -> bool:
+        """C:542-555: retry a Failed attempt while failed < backoffLimit + 1, unless the
+        reason is DeadlineExceeded or JobStatusCheckTimeoutExceeded."""
+        return (s.m_h.phase is Phase.FAILED and failed < s.backoff_limit + 1
+                and s.m_h.reason not in NOT_RETRIED)
+
+    # ------------------------------------------------------------ deletion (C:112-139)
+    def _deletion(s):
+        """deletionTimestamp set: StopJob unless the persisted jobStatus is terminal (C:116);
+        building the dashboard client never fails here (S8)."""
+        s.pc = Pc.FIN_REMOVE if s.m_h.job_status in TERMINAL else Pc.STOP_JOB
+
+    @action(group="reconcile")
+    def op_stop_job(s):
+        """Models StopJob (D:303-339) called at C:123-129: errors (404, unreachable head,
+        empty dashboardURL) are only logged; then the finalizer is removed."""
+        require(s.pc is Pc.STOP_JOB and not s.op_down)
+        s._stop_job()
+
+    def _stop_job(s) -> bool:
+        """True if the head accepted the request (404 and unreachable heads are errors)."""
+        s.stop_attempted = True
+        k = s._dashboard_key()
+        reached = k is not None and s.kv[k] is not Rec.NONE
+        if reached:
+            s._ray_stop(k)
+        s.pc = Pc.FIN_REMOVE
+        return reached
+
+    @action(group="reconcile")
+    def op_fin_remove(s):
+        """Models r.Update removing the finalizer (C:132-137); the RayJob then disappears."""
+        require(s.pc is Pc.FIN_REMOVE and not s.op_down)
+        s._fin_remove()
+
+    def _fin_remove(s) -> bool:
+        if not s.m_fresh:
+            s._end(Result.ERROR)                       # 409 Conflict / NotFound
+            return False
+        if s.rj.job_status not in TERMINAL and not s.stop_attempted:
+            s.fin_wo_stop = True
+        s._remove_rj()
+        s._end(Result.REQUEUE)
+        return True
+
+    # ------------------------------------------------------------ New (C:166-178)
+    def _new(s):
+        if not s.m_h.finalizer:
+            s.pc = Pc.FIN_ADD
+        else:
+            s._init_status()
+            s._finish()
+
+    @action(group="reconcile")
+    def op_fin_add(s):
+        """Models r.Update adding ray.io/rayjob-finalizer (C:167-174); on success the copy
+        takes the new resourceVersion, initRayJobStatusIfNeed runs and W#2 follows."""
+        require(s.pc is Pc.FIN_ADD and not s.op_down)
+        s._fin_add()
+
+    def _fin_add(s) -> bool:
+        if not s.m_fresh:
+            s._end(Result.ERROR)
+            return False
+        s._write_rj(s.rj._replace(finalizer=True), s.rj_b, own=True)
+        s._set(finalizer=True)
+        s._init_status()
+        s._finish()
+        return True
+
+    def _init_status(s):
+        """initRayJobStatusIfNeed (C:887-917): a fresh jobId (or spec.jobId) and cluster
+        name, Initializing; startTime is set when the write is applied."""
+        b = s.m_b
+        job_id = b.job_id or (JobId.JS if s.spec_job_id else s._draw_job())
+        cluster = b.cluster or s._draw_cluster()
+        s._set_b(job_id=job_id, cluster=cluster)
+        s._set(job_status=JStat.NEW, phase=Phase.INITIALIZING)
+
+    def _draw_cluster(s) -> ClusterId:
+        """GenerateRayClusterName (U:369-371): a suffix never used before. Taking the lowest
+        free one is a symmetry reduction: only equality of names is observable."""
+        for c in ClusterId:
+            if (c not in s.drawn_c and not s.cl_cr[c] and s.head[c] is Head.NONE
+                    and not s.cl_attempt[c]):
+                return c
+        s.id_overflow = True
+        return ClusterId.C3
+
+    def _draw_job(s) -> JobId:
+        """GenerateRayJobId (U:374-376), lowest free id as for cluster names."""
+        used = {k.j for k, r in s.kv.items() if r is not Rec.NONE}
+        for j in (JobId.J0, JobId.J1, JobId.J2, JobId.J3):
+            if j not in s.drawn_j and j not in used:
+                return j
+        s.id_overflow = True
+        return JobId.J3
+
+    # ------------------------------------------------------------ Initializing (C:179-236)
+    def _initializing(s):
+        if s._suspend_or_deadline():
+            return
+        view = s._read_cluster(s.m_b.cluster)
+        if view is CrView.ABSENT:
+            s.pc = Pc.CREATE_CLUSTER
+        else:
+            s._cluster_found(CR_STATUS[view])
+
+    def _suspend_or_deadline(s) -> bool:
+        """updateStatusToSuspendingIfNeeded (C:1043-1060) and the active deadline
+        (C:1234-1245), the first checks of Initializing and Running."""
+        if s.m_h.suspend:
+            s._set(phase=Phase.SUSPENDING)
+        elif s.t_active is Timer.FIRED:
+            s._fail(Reason.DEADLINE)
+        else:
+            return False
+        s._finish()
+        return True
+
+    def _cluster_found(s, cl_status: ClStat):
+        """C:208-236 after getOrCreateRayClusterInstance: wait for Ready, take the
+        dashboard URL, then (K8sJobMode) createK8sJobIfNeed, and go Running."""
+        if not s.m_b.dash:
+            if cl_status is not ClStat.READY:
+                s._set_b(cl_status=cl_status)
+                s._finish()
+                return
+            s._set_b(dash=True)                 # FetchHeadServiceURL (U:1022-1054)
+        if s.mode is Mode.K8S and s._read_job() is JobView.ABSENT:
+            s.pc = Pc.CREATE_JOB
+            return
+        s._set(phase=Phase.RUNNING)             # a found Job is not checked (C:562-583)
+        s._finish()
+
+    @action(group="reconcile")
+    def op_create_cluster(s):
+        """Models getOrCreateRayClusterInstance's Create (C:947-995, C:977): by the persisted
+        name, so a repeated create gets AlreadyExists (an error, requeue)."""
+        require(s.pc is Pc.CREATE_CLUSTER and not s.op_down)
+        s._create_cluster()
+
+    def _create_cluster(s) -> bool:
+        c = s.m_b.cluster
+        if s.cl_cr[c]:
+            s.recovered = s.recovered or s.lost_create
+            s._end(Result.ERROR)
+            return False
+        s._apply_cluster_create(c)
+        if s.m_h.phase is Phase.INITIALIZING:
+            s._cluster_found(ClStat.NONE)       # the returned object has an empty status
+        else:
+            s.m_cl = ClStat.NONE
+            s._services()
+        return True
+
+    @action(group="reconcile")
+    def op_create_job(s):
+        """Models createNewK8sJob (C:716-756, C:748): the submitter Job named after the
+        RayJob, with the dashboard address and submission id frozen into its env
+        (C:650-656); then Running (C:236) and W#2."""
+        require(s.pc is Pc.CREATE_JOB and not s.op_down)
+        s._create_job()
+
+    def _create_job(s) -> bool:
+        if s.job is not None:
+            s.recovered = s.recovered or s.lost_create
+            s._end(Result.ERROR)
+            return False
+        s._apply_job_create(s.m_b.cluster, s.m_b.job_id)
+        s._set(phase=Phase.RUNNING)
+        s._finish()
+        return True
+
+    # ------------------------------------------------------------ Running (C:249-365)
+    def _running(s):
+        h, b = s.m_h, s.m_b
+        if s._suspend_or_deadline():
+            return
+        if h.job_status in TERMINAL and b.ray_end and s.t_grace is Timer.FIRED:
+            # checkTransitionGracePeriodAndUpdateStatusIfNeeded (C:1366-1394)
+            s._set(phase=Phase.FAILED if h.job_status is JStat.FAILED else Phase.COMPLETE,
+                   reason=Reason.GRACE)
+            s._finish()
+        elif b.chk_fail and s.t_chk is Timer.FIRED:
+            s._fail(Reason.CHK_TIMEOUT)         # C:1336-1354
+            s._finish()
+        else:
+            view = s._read_cluster(b.cluster)
+            if view is CrView.ABSENT:
+                s.pc = Pc.CREATE_CLUSTER        # re-created under the same name (C:267-271)
+            else:
+                s.m_cl = CR_STATUS[view]
+                s._services()
+
+    def _services(s):
+        """reconcileServices (C:665-713): create the head Service, or repoint it."""
+        if s.svc is None:
+            s.pc = Pc.CREATE_SVC
+        elif s.svc is not s.m_b.cluster:
+            s.pc = Pc.UPDATE_SVC
+        else:
+            s._submitter_check()
+
+    @action(group="reconcile")
+    def op_create_svc(s):
+        """Models the head Service Create (C:705)."""
+        require(s.pc is Pc.CREATE_SVC and not s.op_down)
+        s._write_svc()
+
+    @action(group="reconcile")
+    def op_update_svc(s):
+        """Models the head Service Update to the current cluster (C:693)."""
+        require(s.pc is Pc.UPDATE_SVC and not s.op_down)
+        s._write_svc()
+
+    def _write_svc(s) -> bool:
+        if s.pc is Pc.CREATE_SVC and s.svc is not None:
+            s._end(Result.ERROR)                # AlreadyExists
+            return False
+        s.svc = s.m_b.cluster
+        s.m_clean = False
+        s._submitter_check()
+        return True
+
+    def _submitter_check(s):
+        """checkSubmitterAndUpdateStatusIfNeeded (C:1138-1199) and the 30 s
+        submitter-finished check (C:1263-1286, C:286-292), K8sJobMode only."""
+        if s.mode is not Mode.K8S:
+            s.pc = Pc.GET_JOB_INFO
+            return
+        view = s._read_job()
+        if view is JobView.ABSENT:
+            s._end(Result.ERROR)                # never re-created in Running (C:282-284)
+            return
+        if view is JobView.FAILED:
+            s._fail(Reason.APP_FAILED if s.m_h.job_status is JStat.FAILED
+                    else Reason.SUBMISSION_FAILED)
+        finished = view is not JobView.ACTIVE
+        if s._submitter_timed_out(finished):
+            s._set(job_status=JStat.FAILED)
+            s._fail(Reason.GRACE)
+            s._finish()
+        elif view is JobView.FAILED:
+            s._finish()
+        else:
+            s.m_sub_fin = finished
+            s.pc = Pc.GET_JOB_INFO
+
+    def _submitter_timed_out(s, finished: bool) -> bool:
+        """checkSubmitterFinishedTimeoutAndUpdateStatusIfNeeded (C:1263-1286): finishedAt
+        + 30 s has passed and the branch is not terminal yet; Ray's answer is not asked."""
+        return finished and s.t_subfin is Timer.FIRED and s.m_h.phase is Phase.RUNNING
+
+    @action(group="reconcile")
+    def op_get_job_info(s):
+        """Models GetJobInfo (D:154-184) and what Running does with the answer
+        (C:301-365)."""
+        require(s.pc is Pc.GET_JOB_INFO and not s.op_down)
+        s._job_info(s._ray_get(s._dashboard_key()))
+
+    def _dashboard_key(s):
+        """The record the dashboard URL and status.jobId name, or None if unreachable."""
+        c = s.m_b.cluster
+        if not s.m_b.dash or s.head[c] is not Head.SERVING:
+            return None
+        return KvKey(c, s.m_b.job_id)
+
+    def _job_info(s, rec):
+        """rec None: a network error; Rec.NONE: 404; else the record's status."""
+        if rec is None:
+            s._check_failed()
+        elif rec is Rec.NONE:
+            if s.mode is Mode.HTTP:
+                s.pc = Pc.SUBMIT_JOB            # reconcileHTTPModeJobNotFound (C:1307-1321)
+            elif s._record_lost():
+                s._fail(Reason.APP_FAILED)      # "Submitter completed but Ray job not found"
+                s._finish()
+            else:
+                s._end(Result.REQUEUE)          # C:318
+        else:
+            status = REC_STATUS[rec]
+            terminal = status in TERMINAL and s._submitter_done()
+            if terminal and status is JStat.FAILED:
+                s._fail(Reason.APP_FAILED)
+            elif terminal:
+                s._set(phase=Phase.COMPLETE)    # SUCCEEDED and STOPPED (C:334-349)
+            s._set(job_status=status)
+            s._set_b(chk_fail=False, ray_end=status in TERMINAL, cl_status=s.m_cl)
+            s._finish()
+
+    def _submitter_done(s) -> bool:
+        """K8sJobMode takes Ray's terminal status only once the submitter finished
+        (C:339-341, kuberay #1919)."""
+        return s.m_sub_fin or s.mode is not Mode.K8S
+
+    def _record_lost(s) -> bool:
+        """404 after the submitter finished: the record is gone (C:311-317, #3903)."""
+        return s.m_sub_fin
+
+    def _check_failed(s):
+        """A dashboard error: record jobStatusCheckFailureStartTime once (C:321-325)."""
+        if s.m_b.chk_fail:
+            s._end(Result.REQUEUE)
+        else:
+            s._set_b(chk_fail=True)
+            s._finish()
+
+    @action(group="reconcile")
+    def op_submit_job(s):
+        """Models SubmitJob with submission_id = status.jobId (HTTPMode, C:1307-1321)."""
+        require(s.pc is Pc.SUBMIT_JOB and not s.op_down)
+        s._submit_job(deliver=True, answer=True)
+
+    def _submit_job(s, deliver: bool, answer: bool) -> bool:
+        """`deliver`: the request reaches the head; `answer`: its reply reaches us."""
+        k = s._dashboard_key()
+        accepted = deliver and k is not None and s._ray_submit(k)
+        s._after_submit(accepted and answer)
+        return accepted
+
+    def _after_submit(s, ok: bool):
+        if not ok:
+            s._check_failed()
+        elif s.m_b.chk_fail:
+            s._set_b(chk_fail=False)
+            s._finish()
+        else:
+            s._end(Result.REQUEUE)
+
+    # ------------------------------------------------------------ Suspending / Retrying
+    def _suspending_or_retrying(s):
+        """C:366-410: delete the RayCluster and the Job, wait until both are NotFound in
+        the cache, then reset the identity and go Suspended / New. No StopJob."""
+        if s._read_cluster(s.m_b.cluster) is CrView.ABSENT:
+            s._delete_job_then_reset(cluster_gone=True)
+        else:
+            s.pc = Pc.DELETE_CLUSTER
+
+    def _delete_job_then_reset(s, cluster_gone: bool):
+        job_gone = s.mode is Mode.HTTP or s._read_job() is JobView.ABSENT
+        if not job_gone:
+            s.pc = Pc.DELETE_JOB
+        elif not cluster_gone:
+            s._end(Result.REQUEUE)              # C:383-387
+        else:
+            s._reset_identity()
+            s._finish()
+
+    def _reset_identity(s):
+        """C:394-410: clear the identity and Ray fields, keep failed/succeeded."""
+        s.m_b = s.m_b._replace(job_id=None, cluster=None, dash=False, cl_status=ClStat.NONE,
+                               chk_fail=False, ray_end=False)
+        s._set(reason=Reason.NONE, job_status=JStat.NEW,
+               phase=Phase.SUSPENDED if s.m_h.phase is Phase.SUSPENDING else Phase.NEW)
+
+    @action(group="reconcile")
+    def op_delete_cluster(s):
+        """Models deleteClusterResources' Delete (C:798-834, C:823): the CR disappears at
+        once, its pods later (background deletion)."""
+        require(s.pc is Pc.DELETE_CLUSTER and not s.op_down)
+        s._delete_cluster()
+
+    def _delete_cluster(s) -> bool:
+        c = s.m_b.cluster
+        if not s.cl_cr[c]:
+            s._end(Result.ERROR)                # NotFound
+            return False
+        s._set_cluster(c, False, s.head[c])
+        s._after_cluster_delete()
+        return True
+
+    def _after_cluster_delete(s):
+        if s.m_h.phase in (Phase.COMPLETE, Phase.FAILED):
+            s.ttl_cleanup = True
+            s.ttl_early = s.ttl_early or s.t_ttl is not Timer.FIRED
+            s._end(Result.WAIT)
+        else:
+            s._delete_job_then_reset(cluster_gone=False)
+
+    @action(group="reconcile")
+    def op_delete_job(s):
+        """Models deleteSubmitterJob's Delete with Background propagation (C:759-795)."""
+        require(s.pc is Pc.DELETE_JOB and not s.op_down)
+        s._delete_job()
+
+    def _delete_job(s) -> bool:
+        if s.job is None:
+            s._end(Result.ERROR)
+            return False
+        s.cleanup_overreach = s.cleanup_overreach or s.m_h.phase in (Phase.COMPLETE, Phase.FAILED)
+        s._remove_job()
+        s._end(Result.REQUEUE)
+        return True
+
+    # ------------------------------------------------------------ Suspended (C:411-419)
+    def _suspended(s):
+        if s.m_h.suspend:
+            s._end(Result.WAIT)
+        else:
+            s._set(job_status=JStat.NEW, phase=Phase.NEW)
+            s._finish()
+
+    # ------------------------------------------------------------ Complete / Failed
+    def _finished(s):
+        """C:420-447 and handleShutdownAfterJobFinishes (C:1515-1556); never writes status."""
+        if not s.shutdown_after_finishes:
+            s._end(Result.WAIT)
+        elif not s._ttl_expired():
+            s._end(Result.REQUEUE)              # RequeueAfter until endTime + TTL (C:1530)
+        elif s.delete_rj_after_finish:
+            s.pc = Pc.DELETE_RJ
+        elif s._read_cluster(s.m_b.cluster) is CrView.ABSENT:
+            s._end(Result.WAIT)
+        else:
+            s.pc = Pc.DELETE_CLUSTER
+
+    def _ttl_expired(s) -> bool:
+        """now >= endTime + ttlSecondsAfterFinished (C:1519-1534)."""
+        return s.t_ttl is Timer.FIRED
+
+    @action(group="reconcile")
+    def op_delete_rj(s):
+        """Models r.Delete(rayJob) when DELETE_RAYJOB_CR_AFTER_JOB_FINISHES is set (C:1538)."""
+        require(s.pc is Pc.DELETE_RJ and not s.op_down)
+        s._delete_rj()
+
+    def _delete_rj(s) -> bool:
+        s.cleanup_overreach = s.cleanup_overreach or not s.delete_rj_after_finish
+        s._user_or_owner_delete()
+        s._end(Result.WAIT)
+        return True
+
+    # ------------------------------------------------------------ the status write
+    @action(group="reconcile")
+    def op_status_write(s):
+        """Models updateRayJobStatus' r.Status().Update (C:919-945): a full PUT carrying the
+        copy's resourceVersion, 409 if stale; endTime set when entering Complete/Failed."""
+        require(s.pc is Pc.STATUS_WRITE and not s.op_down)
+        s._status_write()
+
+    def _status_write(s) -> bool:
+        if not s._version_matches():
+            s._end(Result.ERROR)
+            return False
+        h = s.m_h
+        s._apply_status(s.rj._replace(phase=h.phase, job_status=h.job_status, reason=h.reason),
+                        s.m_b)
+        s._end(Result.REQUEUE)
+        return True
+
+    def _version_matches(s) -> bool:
+        """The update carries the copy's resourceVersion: 409 if stale, NotFound if gone."""
+        return s.m_fresh and s.rj is not None
+
+
+BRANCH = {Phase.NEW: "_new", Phase.INITIALIZING: "_initializing", Phase.RUNNING: "_running",
+          Phase.SUSPENDING: "_suspending_or_retrying", Phase.RETRYING: "_suspending_or_retrying",
+          Phase.SUSPENDED: "_suspended", Phase.COMPLETE: "_finished", Phase.FAILED: "_finished"}
+
+# The step that performs each write, for the faults that hit a write (environment.py).
+WRITE_STEP = {Pc.FIN_ADD: "_fin_add", Pc.STATUS_WRITE: "_status_write",
+              Pc.FIN_REMOVE: "_fin_remove", Pc.CREATE_CLUSTER: "_create_cluster",
+              Pc.CREATE_SVC: "_write_svc", Pc.UPDATE_SVC: "_write_svc",
+              Pc.CREATE_JOB: "_create_job", Pc.DELETE_CLUSTER: "_delete_cluster",
+              Pc.DELETE_JOB: "_delete_job", Pc.DELETE_RJ: "_delete_rj"}

@@ -1,0 +1,34 @@
+"""The user's entrypoint, run by the job supervisor on the head: one external side effect
+(a batch written into a database), then success or failure."""
+from checker import action, require
+
+from .state import RayJobState
+from .types import KvKey, Outcome, Rec, Sink
+
+
+class UserProgram(RayJobState):
+    @action(group="program")
+    def driver_start(s, k: KvKey):
+        """Models JobSupervisor.run: PENDING -> RUNNING, the driver starts (§12.4)."""
+        require(s.kv[k] is Rec.PENDING and s._serving(k))
+        s._event()
+        s.kv[k] = Rec.RUNNING
+        s._bump(s.driver_starts, s.cl_attempt[k.c])
+
+    @action(group="program")
+    def program_effect(s, k: KvKey):
+        """The entrypoint writes its side effect (an idempotent sink dedups by key)."""
+        require(s.kv[k] is Rec.RUNNING and s._serving(k))
+        s._event()
+        s.kv[k] = Rec.WROTE
+        s.effects = 1 if s.sink is Sink.IDEMPOTENT else min(s.effects + 1, 2)
+
+    @action(group="program")
+    def program_exit(s, k: KvKey, ok: bool):
+        """The entrypoint exits; the supervisor writes SUCCEEDED or FAILED (§12.4)."""
+        require(s.kv[k] is Rec.WROTE and s._serving(k))
+        require(s.program is Outcome.EITHER or ok == (s.program is Outcome.SUCCEED))
+        s._event()
+        s.kv[k] = Rec.SUCCEEDED if ok else Rec.FAILED
+        if ok and s.cl_attempt[k.c]:
+            s.att_succ.add(s.cl_attempt[k.c])

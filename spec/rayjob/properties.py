@@ -1,0 +1,192 @@
+"""The properties of issue 3: invariants (at most once, identity, bounds) and witnesses.
+
+Counters are per attempt: an attempt (ghost `attempt`) begins when the write moving the
+persisted RayJob from New to Initializing is applied, which happens once per retry and
+once per resume from Suspended (a resume draws a new identity too).
+"""
+from checker import invariant, reachable
+
+from .state import MAXA, RayJobState
+from .types import NONTERMINAL_RECS, Head, JCond, JStat, Mode, Pc, Phase, Reason, Timer
+
+
+class Properties(RayJobState):
+    def _live(s, phase=None) -> bool:
+        return s.rj is not None and (phase is None or s.rj.phase is phase)
+
+    @invariant
+    def p1a_one_cluster_name_per_attempt(s):
+        """At most one RayCluster name is created per attempt."""
+        tags = [a for a in s.cl_attempt.values() if a]
+        return len(tags) == len(set(tags))
+
+    @invariant
+    def p1b_cluster_created_once_per_attempt(s):
+        """A RayCluster create is applied at most once per attempt."""
+        return max(s.cl_creates.values()) <= 1
+
+    @invariant
+    def p2a_job_matches_attempt(s):
+        """The submitter Job targets the attempt's cluster and submission id."""
+        if s.job_ident_bad:
+            return False
+        if s._live(Phase.RUNNING) and s.mode is Mode.K8S and s.job is not None:
+            return (s.job.target, s.job.job_id) == (s.rj_b.cluster, s.rj_b.job_id)
+        return True
+
+    @invariant
+    def p2b_job_created_once_per_attempt(s):
+        """A submitter Job create is applied at most once per attempt."""
+        return max(s.job_creates.values()) <= 1
+
+    @invariant
+    def p3_driver_once_per_attempt(s):
+        """The entrypoint (driver) starts at most once per attempt."""
+        return max(s.driver_starts.values()) <= 1
+
+    @invariant
+    def p4_identity_stable(s):
+        """Once persisted, status.rayClusterName and status.jobId change only when a new
+        attempt begins."""
+        if not s.attempt or not s._live() or s.rj.phase in (Phase.NEW, Phase.SUSPENDED):
+            return True
+        return (s.rj_b.cluster, s.rj_b.job_id) == (s.att_cluster, s.att_job)
+
+    @invariant
+    def p5a_no_cr_overlap(s):
+        """No RayCluster is created while another owned RayCluster object exists."""
+        return not s.cr_overlap
+
+    @invariant
+    def p5b_no_pod_overlap(s):
+        """No RayCluster is created while pods of another cluster are alive."""
+        return not s.pod_overlap
+
+    @invariant
+    def p6_retries_bounded(s):
+        """At most backoffLimit retries, status.failed <= backoffLimit + 1."""
+        return s.retries <= s.backoff_limit and s.rj_b.failed <= s.backoff_limit + 1
+
+    @invariant
+    def p7_succeeded_not_failed(s):
+        """No attempt whose Ray job succeeded is recorded as a failed attempt."""
+        return not (s.att_failed & s.att_succ)
+
+    @invariant
+    def p8_excluded_not_retried(s):
+        """DeadlineExceeded and JobStatusCheckTimeoutExceeded are never retried."""
+        return not s.bad_retry_reason
+
+    @invariant
+    def p9_ttl_respected(s):
+        """Clean-up deletes the RayCluster only after endTime + TTL, and keeps the RayJob
+        and the submitter Job unless DELETE_RAYJOB_CR_AFTER_JOB_FINISHES is set."""
+        return not s.ttl_early and not s.cleanup_overreach
+
+    @invariant
+    def p10_finalizer_after_stop(s):
+        """The finalizer is removed only after StopJob was attempted for a non-terminal job."""
+        return not s.fin_wo_stop
+
+    @invariant
+    def p10b_deleted_rayjob_ray_stopped(s):
+        """Once the RayJob is gone, no Ray job of it is still pending or running."""
+        return s._live() or not any(r in NONTERMINAL_RECS and s.head[k.c] is not Head.NONE
+                                    for k, r in s.kv.items())
+
+    @invariant
+    def p11_effect_at_most_once(s):
+        """The program's external side effect happens at most once per RayJob."""
+        return s.effects <= 1
+
+    @invariant
+    def p12_single_submit_call(s):
+        """At most one submit request per attempt reaches the Ray head."""
+        return max(s.submit_calls.values()) <= 1
+
+    @invariant
+    def p13_complete_implies_succeeded(s):
+        """Complete implies jobStatus SUCCEEDED."""
+        return not s._live(Phase.COMPLETE) or s.rj.job_status is JStat.SUCCEEDED
+
+    @invariant
+    def p13b_complete_implies_stopped_or_succeeded(s):
+        """Complete implies jobStatus SUCCEEDED or STOPPED."""
+        return not s._live(Phase.COMPLETE) or s.rj.job_status in (JStat.SUCCEEDED, JStat.STOPPED)
+
+    @invariant
+    def p15a_no_stuck_after_submitter_finished(s):
+        """A clean reconcile after the 30 s submitter-finished check leaves Running."""
+        return not (s._quiet() and s._live(Phase.RUNNING) and s.job is not None
+                    and s.job.cond is not JCond.NONE and s.t_subfin is Timer.FIRED)
+
+    @invariant
+    def p15b_no_stuck_deletion(s):
+        """A clean reconcile of a deleted RayJob removes its finalizer."""
+        return not (s._quiet() and s._live() and s.rj.deleting)
+
+    @invariant
+    def p15c_no_stuck_missing_job(s):
+        """A clean reconcile of a Running RayJob whose submitter Job is gone moves on
+        (liveness gap (i) of §13.5: it does not)."""
+        return not (s._quiet() and s._live(Phase.RUNNING) and s.mode is Mode.K8S
+                    and s.job is None and s.t_active is Timer.OFF)
+
+    def _quiet(s) -> bool:
+        """The operator is idle after a reconcile that saw every change, caches current."""
+        return s.settled and s.pc is Pc.IDLE and not s.op_down and not s._any_behind()
+
+    @invariant
+    def p16_complete_needs_submitter(s):
+        """K8sJobMode: Complete (not by the grace period) only after the submitter finished."""
+        return not s.complete_wo_sub
+
+    @invariant
+    def s_model_bounds(s):
+        """Sanity: the id pools and attempt ghosts were large enough."""
+        return not s.id_overflow and s.attempt < MAXA
+
+    # ------------------------------------------------------------ witnesses (issue item 14)
+    def _succeeded_after_crash_in(s, phase) -> bool:
+        return (s.crash_phase is phase and s._live(Phase.COMPLETE)
+                and s.rj.job_status is JStat.SUCCEEDED)
+
+    @reachable
+    def w_crash_new(s):
+        return s._succeeded_after_crash_in(Phase.NEW)
+
+    @reachable
+    def w_crash_initializing(s):
+        return s._succeeded_after_crash_in(Phase.INITIALIZING)
+
+    @reachable
+    def w_crash_running(s):
+        return s._succeeded_after_crash_in(Phase.RUNNING)
+
+    @reachable
+    def w_crash_retrying(s):
+        return s._succeeded_after_crash_in(Phase.RETRYING)
+
+    @reachable
+    def w_retry(s):
+        return s.retries >= 1
+
+    @reachable
+    def w_lost_create_recovered(s):
+        return s.recovered and s._live(Phase.COMPLETE)
+
+    @reachable
+    def w_ttl_cleanup(s):
+        return s.ttl_cleanup
+
+    @reachable
+    def w_deletion_finishes(s):
+        return s.rj_removed
+
+    @reachable
+    def w_resume_completes(s):
+        return s.resumed and s._live(Phase.COMPLETE)
+
+    @reachable
+    def w_deadline(s):
+        return s._live(Phase.FAILED) and s.rj.reason is Reason.DEADLINE

@@ -1,0 +1,24 @@
+"""The RayCluster controller and the head pod: the head comes up, and may restart."""
+from checker import action, fault, require
+
+from .state import RayJobState
+from .types import ClusterId, Head
+
+
+class RayClusterCtl(RayJobState):
+    @action(group="raycluster")
+    def cluster_ready(s, c: ClusterId):
+        """Models the RayCluster controller bringing the head up (GCS, dashboard, agent):
+        the CR's status becomes Ready (S4: Ready iff the head serves)."""
+        require(s.cl_cr[c] and s.head[c] is Head.STARTING)
+        s._event()
+        s._set_cluster(c, True, Head.SERVING)
+
+    @fault(group="head_restart")
+    def head_restart(s, c: ClusterId):
+        """A head pod / GCS restart (§12.7, OBS rows 5-6): job records are lost unless GCS
+        fault tolerance is on; running drivers die; the controller re-creates the head."""
+        require(s.budget > 0 and s.head[c] is Head.SERVING)
+        s._fault()
+        s._head_stops(c, keep_records=s.gcs_ft)
+        s._set_cluster(c, s.cl_cr[c], Head.STARTING)

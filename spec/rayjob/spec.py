@@ -1,0 +1,15 @@
+"""The RayJob spec: every actor's actions in one class (see the package docstring)."""
+from .apiserver import ApiServer
+from .cache import InformerCache
+from .environment import Environment
+from .operator import Operator
+from .program import UserProgram
+from .properties import Properties
+from .raycluster import RayClusterCtl
+from .rayhead import RayHead
+from .submitter import Submitter
+
+
+class RayJob(Operator, ApiServer, InformerCache, Submitter, RayClusterCtl, RayHead,
+             UserProgram, Environment, Properties):
+    """KubeRay's RayJob controller with Kubernetes, the submitter, Ray and the faults."""

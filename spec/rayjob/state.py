@@ -1,0 +1,234 @@
+"""Every variable of the RayJob spec, its constants, and the helpers all actors share.
+
+The informer cache is represented by lag, not by resourceVersions: per object a state
+SYNC / FRESH / BEHIND and the previous view. A write moves the object's cache to FRESH
+(current, but not yet observed: a `stale` fault may still withhold it) with the view it
+replaced kept as the previous one; a read of FRESH makes it SYNC (once observed, a
+version is never withheld again). So each cache moves forward and is at most one
+version (L = 1) behind; L = 0 is a cache that is always current.
+"""
+from checker import Const, Ghost, Int, Map, Option, Set, Spec, SpecError, initial
+
+from .types import (EMPTY, NEW_RJ, CacheSt, ClStat, ClusterId, CrView, ExitMode, Head, JobId,
+                    JobObj, JobView, JCond, Key, KvKey, Mode, Outcome, Pc, Phase, PodSlot, Rank,
+                    Rec, Result, RJBody, RJHead, Sink, SubPod, Timer)
+
+MAXA = 5                     # attempts tracked by the ghosts (backoffLimit <= 2, plus resumes)
+Attempt = Int[1, MAXA]
+Count = Int[0, 2]            # saturating: 2 means "more than once"
+
+
+class RayJobState(Spec):
+    # ------------------------------------------------------------ constants
+    mode = Const(Mode.K8S, "spec.submissionMode")
+    backoff_limit = Const(1, "spec.backoffLimit (0: no retry)", min=0, max=2)
+    sub_backoff_limit = Const(2, "submitterConfig.backoffLimit (KubeRay default 2)", min=0, max=2)
+    shutdown_after_finishes = Const(True, "spec.shutdownAfterJobFinishes")
+    ttl = Const(Rank.OFF, "ttlSecondsAfterFinished: OFF is 0 (clean up at once)")
+    delete_rj_after_finish = Const(False, "env DELETE_RAYJOB_CR_AFTER_JOB_FINISHES")
+    gcs_ft = Const(False, "GCS fault tolerance (Redis): job records survive a head restart")
+    lazy_ft_recovery = Const(True, "Ray 2.60: an orphaned RUNNING record turns FAILED only "
+                                   "on an agent-routed call (OBS §4.6)")
+    follow_exit_on_head_stop = Const(ExitMode.EITHER, "`ray job logs --follow` exit code "
+                                                      "when the head stops (OBS row 3)")
+    spec_job_id = Const(False, "spec.jobId is set")
+    active_deadline = Const(Rank.OFF, "spec.activeDeadlineSeconds")
+    program = Const(Outcome.SUCCEED, "how the user's program ends")
+    sink = Const(Sink.APPEND, "the program's external sink")
+    L = Const(0, "informer lag bound in versions (0: the cache is always current)",
+              min=0, max=1)
+    F = Const(1, "total budget of faults and user interventions", min=0, max=3)
+    stale_spans_time = Const(True, "may 30 s pass while a cache is behind")
+    track_result = Const(False, "keep the last reconcile result (for liveness)")
+
+    # ------------------------------------------------------------ API server
+    rj: Option[RJHead] = NEW_RJ                  # None: the RayJob is gone
+    rj_b: RJBody = EMPTY
+    cl_cr: Map[ClusterId, bool] = Map.fill(False)          # RayCluster objects
+    head: Map[ClusterId, Head] = Map.fill(Head.NONE)       # their head pods (may linger)
+    job: Option[JobObj] = None                   # the submitter Job, named after the RayJob
+    pods: Map[PodSlot, Option[SubPod]] = Map.fill(None)
+    svc: Option[ClusterId] = None                # the RayJob head Service's selector
+    # ------------------------------------------------------------ Ray
+    kv: Map[KvKey, Rec] = Map.fill(Rec.NONE)     # job records, per cluster GCS
+    # ------------------------------------------------------------ informer cache
+    rj_cache: CacheSt = CacheSt.SYNC
+    rj_prev: Option[RJHead] = None
+    rj_prev_b: RJBody = EMPTY
+    cl_cache: Map[ClusterId, CacheSt] = Map.fill(CacheSt.SYNC)
+    cl_prev: Map[ClusterId, CrView] = Map.fill(CrView.ABSENT)
+    job_cache: CacheSt = CacheSt.SYNC
+    job_prev: JobView = JobView.ABSENT
+    # ------------------------------------------------------------ operator memory
+    pc: Pc = Pc.IDLE
+    m_h: Option[RJHead] = None                   # the in-memory RayJob
+    m_b: RJBody = EMPTY
+    m_orig: Option[Key] = None                   # key fields of originalRayJobInstance
+    m_fresh: bool = False                        # its resourceVersion is the API server's
+    m_sub_fin: bool = False                      # submitter finishedAt != nil (step 7)
+    m_cl: ClStat = ClStat.NONE                   # cluster status read in Running
+    m_clean: bool = False                        # nothing changed since this reconcile began
+    op_down: bool = False
+    last_result: Result = Result.NONE
+    # ------------------------------------------------------------ clock and faults
+    t_subfin: Timer = Timer.OFF                  # Job finishedAt + 30 s
+    t_grace: Timer = Timer.OFF                   # rayJobInfo.endTime + 300 s
+    t_chk: Timer = Timer.OFF                     # jobStatusCheckFailureStartTime + 300 s
+    t_active: Timer = Timer.OFF                  # startTime + activeDeadlineSeconds
+    t_ttl: Timer = Timer.OFF                     # endTime + ttlSecondsAfterFinished
+    settled: bool = False                        # the last reconcile changed nothing and saw
+                                                 # every change: the operator waits
+    budget: Int[0, F] = 0                        # set to F by `init`
+
+    # ------------------------------------------------------------ ghosts
+    attempt: Ghost[Int[0, MAXA]] = 0
+    att_cluster: Ghost[Option[ClusterId]] = None
+    att_job: Ghost[Option[JobId]] = None
+    drawn_c: Ghost[Set[ClusterId]] = frozenset()     # names ever persisted
+    drawn_j: Ghost[Set[JobId]] = frozenset()
+    cl_attempt: Ghost[Map[ClusterId, Int[0, MAXA]]] = Map.fill(0)
+    cl_creates: Ghost[Map[Attempt, Count]] = Map.fill(0)
+    job_creates: Ghost[Map[Attempt, Count]] = Map.fill(0)
+    driver_starts: Ghost[Map[Attempt, Count]] = Map.fill(0)
+    submit_calls: Ghost[Map[Attempt, Count]] = Map.fill(0)
+    att_failed: Ghost[Set[Attempt]] = frozenset()
+    att_succ: Ghost[Set[Attempt]] = frozenset()
+    retries: Ghost[Int[0, 3]] = 0
+    effects: Ghost[Count] = 0
+    job_ident_bad: Ghost[bool] = False
+    pod_overlap: Ghost[bool] = False
+    cr_overlap: Ghost[bool] = False
+    bad_retry_reason: Ghost[bool] = False
+    ttl_early: Ghost[bool] = False
+    cleanup_overreach: Ghost[bool] = False
+    fin_wo_stop: Ghost[bool] = False
+    complete_wo_sub: Ghost[bool] = False
+    id_overflow: Ghost[bool] = False
+    stop_attempted: Ghost[bool] = False
+    crash_phase: Ghost[Option[Phase]] = None     # persisted phase at the last crash
+    lost_create: Ghost[bool] = False
+    recovered: Ghost[bool] = False               # AlreadyExists after a lost create
+    ttl_cleanup: Ghost[bool] = False
+    rj_removed: Ghost[bool] = False
+    resumed: Ghost[bool] = False
+
+    @initial
+    def init(s):
+        """A new RayJob, nothing else; the fault budget is full. Rejects constants that
+        KubeRay's validation rejects (V:547-549, V:753-755), so ValidationFailed is never
+        entered."""
+        if s.ttl is not Rank.OFF and not s.shutdown_after_finishes:
+            raise SpecError("ttlSecondsAfterFinished needs shutdownAfterJobFinishes (V:753-755)")
+        s.budget = s.F
+
+    # ------------------------------------------------------------ what objects look like
+    def _cl_view(s, c) -> CrView:
+        if not s.cl_cr[c]:
+            return CrView.ABSENT
+        return CrView.READY if s.head[c] is Head.SERVING else CrView.NOT_READY
+
+    def _job_view(s) -> JobView:
+        if s.job is None:
+            return JobView.ABSENT
+        return {JCond.NONE: JobView.ACTIVE, JCond.COMPLETE: JobView.COMPLETE,
+                JCond.FAILED: JobView.FAILED}[s.job.cond]
+
+    # ------------------------------------------------------------ writes (API server side)
+    def _lagged(s, st: CacheSt) -> CacheSt:
+        """Cache state of an object just written: the new version may still be withheld."""
+        if s.L == 0:
+            return CacheSt.SYNC
+        return CacheSt.BEHIND if st is CacheSt.BEHIND else CacheSt.FRESH
+
+    def _write_rj(s, h, b, own: bool = False):
+        """Apply a RayJob write; any write but the operator's own moves the resourceVersion
+        past the operator's in-memory copy (its next write gets 409)."""
+        s.m_clean = False
+        if s.L:
+            s.rj_prev, s.rj_prev_b = s.rj, s.rj_b
+        s.rj_cache = s._lagged(s.rj_cache)
+        s.rj, s.rj_b = h, b
+        if not own:
+            s.m_fresh = False
+
+    def _set_cluster(s, c, cr: bool, head: Head):
+        s.m_clean = False
+        old = s._cl_view(c)
+        s.cl_cr[c], s.head[c] = cr, head
+        if s._cl_view(c) is not old:
+            if s.L:
+                s.cl_prev[c] = old
+            s.cl_cache[c] = s._lagged(s.cl_cache[c])
+
+    def _set_job(s, job):
+        s.m_clean = False
+        old = s._job_view()
+        s.job = job
+        if s._job_view() is not old:
+            if s.L:
+                s.job_prev = old
+            s.job_cache = s._lagged(s.job_cache)
+
+    # ------------------------------------------------------------ reads (operator side)
+    def _read_rj(s):
+        if s.rj_cache is CacheSt.BEHIND:
+            return s.rj_prev, s.rj_prev_b
+        s.rj_cache, s.rj_prev, s.rj_prev_b = CacheSt.SYNC, None, EMPTY
+        return s.rj, s.rj_b
+
+    def _read_cluster(s, c) -> CrView:
+        if c is None:
+            return CrView.ABSENT
+        if s.cl_cache[c] is CacheSt.BEHIND:
+            return s.cl_prev[c]
+        s.cl_cache[c], s.cl_prev[c] = CacheSt.SYNC, CrView.ABSENT
+        return s._cl_view(c)
+
+    def _read_job(s) -> JobView:
+        if s.job_cache is CacheSt.BEHIND:
+            return s.job_prev
+        s.job_cache, s.job_prev = CacheSt.SYNC, JobView.ABSENT
+        return s._job_view()
+
+    def _resync(s):
+        """A fresh consistent LIST (operator restart): every cache is current."""
+        s.rj_cache, s.rj_prev, s.rj_prev_b = CacheSt.SYNC, None, EMPTY
+        s.job_cache, s.job_prev = CacheSt.SYNC, JobView.ABSENT
+        for c in ClusterId:
+            s.cl_cache[c], s.cl_prev[c] = CacheSt.SYNC, CrView.ABSENT
+
+    def _any_behind(s) -> bool:
+        return (s.rj_cache is CacheSt.BEHIND or s.job_cache is CacheSt.BEHIND
+                or CacheSt.BEHIND in s.cl_cache.values())
+
+    # ------------------------------------------------------------ operator memory
+    def _forget(s):
+        """Operator memory is volatile: cleared when a reconcile ends or the operator dies."""
+        s.pc, s.m_h, s.m_b, s.m_orig = Pc.IDLE, None, EMPTY, None
+        s.m_fresh = s.m_sub_fin = False
+        s.m_cl = ClStat.NONE
+
+    def _end(s, result: Result):
+        """The reconcile returns `result`. If it wrote nothing and nothing else moved
+        meanwhile, it reached a fixpoint: only time can change what the next one does."""
+        s._forget()
+        s.settled = s.m_clean
+        s.m_clean = False
+        if s.track_result:
+            s.last_result = result
+
+    # ------------------------------------------------------------ events and faults
+    def _event(s):
+        """Another actor moved: the next reconcile is owed before time may pass."""
+        s.settled = s.m_clean = False
+
+    def _fault(s):
+        """Spend one unit of the fault budget (guard `budget > 0` in the action)."""
+        s.budget -= 1
+        s._event()
+
+    # ------------------------------------------------------------ ghost helpers
+    @staticmethod
+    def _bump(counter, a):
+        if a:
+            counter[a] = min(counter[a] + 1, 2)

@@ -1,0 +1,276 @@
+"""Enumerations and records shared by every actor of the RayJob spec.
+
+Names follow the KubeRay API (`rayjob_types.go`, T:17-87) where the value is a KubeRay
+one, so a trace reads like `kubectl get rayjob -o yaml`.
+"""
+import enum
+from typing import NamedTuple
+
+from checker import Int, Option
+
+
+class Mode(enum.Enum):
+    """spec.submissionMode (T:82-87); SidecarMode and InteractiveMode are left out."""
+    K8S = "K8sJobMode"
+    HTTP = "HTTPMode"
+
+
+class Phase(enum.Enum):
+    """status.jobDeploymentStatus (T:48-59); ValidationFailed and Waiting are left out."""
+    NEW = "New"
+    INITIALIZING = "Initializing"
+    RUNNING = "Running"
+    COMPLETE = "Complete"
+    FAILED = "Failed"
+    SUSPENDING = "Suspending"
+    SUSPENDED = "Suspended"
+    RETRYING = "Retrying"
+
+
+class JStat(enum.Enum):
+    """status.jobStatus, Ray's job status mirrored into the RayJob (T:17-24)."""
+    NEW = "New"
+    PENDING = "PENDING"
+    RUNNING = "RUNNING"
+    STOPPED = "STOPPED"
+    SUCCEEDED = "SUCCEEDED"
+    FAILED = "FAILED"
+
+
+TERMINAL = frozenset({JStat.STOPPED, JStat.SUCCEEDED, JStat.FAILED})   # IsJobTerminal, T:36-43
+
+
+class Reason(enum.Enum):
+    """status.reason (T:70-78)."""
+    NONE = "None"
+    SUBMISSION_FAILED = "SubmissionFailed"
+    DEADLINE = "DeadlineExceeded"
+    APP_FAILED = "AppFailed"
+    GRACE = "JobDeploymentStatusTransitionGracePeriodExceeded"
+    CHK_TIMEOUT = "JobStatusCheckTimeoutExceeded"
+
+
+NOT_RETRIED = frozenset({Reason.DEADLINE, Reason.CHK_TIMEOUT})    # C:543-552
+
+
+class ClStat(enum.Enum):
+    """status.rayClusterStatus as far as it matters: empty, not ready, ready."""
+    NONE = "Empty"
+    NOT_READY = "NotReady"
+    READY = "Ready"
+
+
+class ClusterId(enum.Enum):
+    """RayCluster names `<rayjob>-<rand5>`: a pool of fresh suffixes (only equality matters)."""
+    C0 = "rayjob-c0"
+    C1 = "rayjob-c1"
+    C2 = "rayjob-c2"
+    C3 = "rayjob-c3"
+
+
+class JobId(enum.Enum):
+    """Submission ids `<rayjob>-<rand5>` (J*) or the user's spec.jobId (JS)."""
+    J0 = "rayjob-j0"
+    J1 = "rayjob-j1"
+    J2 = "rayjob-j2"
+    J3 = "rayjob-j3"
+    JS = "spec-job-id"
+
+
+class Rec(enum.Enum):
+    """A Ray job record in one cluster's GCS (job_manager.py, common.py).
+
+    RUNNING: the driver runs, no side effect yet; WROTE: the side effect is written and
+    the driver still runs; ORPHAN: a non-terminal record whose supervisor died in a head
+    restart with GCS fault tolerance (GET still says RUNNING, OBS §4.6).
+    """
+    NONE = "absent"
+    PENDING = "PENDING"
+    RUNNING = "RUNNING"
+    WROTE = "RUNNING(effect written)"
+    SUCCEEDED = "SUCCEEDED"
+    FAILED = "FAILED"
+    STOPPED = "STOPPED"
+    ORPHAN = "RUNNING(supervisor lost)"
+
+
+NONTERMINAL_RECS = frozenset({Rec.PENDING, Rec.RUNNING, Rec.WROTE, Rec.ORPHAN})
+REC_STATUS = {Rec.PENDING: JStat.PENDING, Rec.RUNNING: JStat.RUNNING, Rec.WROTE: JStat.RUNNING,
+              Rec.ORPHAN: JStat.RUNNING, Rec.SUCCEEDED: JStat.SUCCEEDED,
+              Rec.FAILED: JStat.FAILED, Rec.STOPPED: JStat.STOPPED}
+
+
+class Head(enum.Enum):
+    """The head pod of a cluster name: none, starting (GCS not serving), serving."""
+    NONE = "none"
+    STARTING = "starting"
+    SERVING = "serving"
+
+
+class JCond(enum.Enum):
+    """The submitter Job's terminal condition (Complete=True / Failed=True)."""
+    NONE = "none"
+    COMPLETE = "Complete"
+    FAILED = "Failed"
+
+
+class SubPc(enum.Enum):
+    """Where a submitter pod is in its script (J:90-212)."""
+    STATUS = "ray job status"
+    SUBMIT = "ray job submit"
+    FOLLOW = "ray job logs --follow"
+    BROKEN = "follow: head went away"
+
+
+class PodSlot(enum.Enum):
+    """CUR: the pod of the live submitter Job; OLD: a pod of a deleted Job, still running."""
+    CUR = "current"
+    OLD = "lingering"
+
+
+class CacheSt(enum.Enum):
+    """Informer cache of one object: in sync; current but never observed; one version behind."""
+    SYNC = "sync"
+    FRESH = "fresh"
+    BEHIND = "behind"
+
+
+class CrView(enum.Enum):
+    """What the operator can see of a RayCluster: absent, not ready, ready."""
+    ABSENT = "absent"
+    NOT_READY = "NotReady"
+    READY = "Ready"
+
+
+CR_STATUS = {CrView.NOT_READY: ClStat.NOT_READY, CrView.READY: ClStat.READY}
+
+
+class JobView(enum.Enum):
+    """What the operator can see of the submitter Job."""
+    ABSENT = "absent"
+    ACTIVE = "active"
+    COMPLETE = "Complete"
+    FAILED = "Failed"
+
+
+class Timer(enum.Enum):
+    OFF = "off"
+    ARMED = "armed"
+    FIRED = "fired"
+
+
+class Rank(enum.Enum):
+    """Durations, ordered: the abstract clock only knows which deadline comes first."""
+    OFF = 0
+    SHORT = 30         # DefaultSubmitterFinishedTimeout, C:37-41
+    LONG = 300         # grace period and status-check timeout, K:284-290
+    XLONG = 3600       # user durations (activeDeadlineSeconds, ttlSecondsAfterFinished)
+
+
+class Pc(enum.Enum):
+    """The operator's next external call inside a reconcile (reference §13.3)."""
+    IDLE = "idle"
+    FIN_ADD = "Update(add finalizer)"
+    STATUS_WRITE = "Status().Update"
+    STOP_JOB = "StopJob"
+    FIN_REMOVE = "Update(remove finalizer)"
+    CREATE_CLUSTER = "Create(RayCluster)"
+    CREATE_SVC = "Create(Service)"
+    UPDATE_SVC = "Update(Service)"
+    CREATE_JOB = "Create(Job)"
+    GET_JOB_INFO = "GetJobInfo"
+    SUBMIT_JOB = "SubmitJob"
+    DELETE_CLUSTER = "Delete(RayCluster)"
+    DELETE_JOB = "Delete(Job)"
+    DELETE_RJ = "Delete(RayJob)"
+
+
+WRITES = frozenset({Pc.FIN_ADD, Pc.STATUS_WRITE, Pc.FIN_REMOVE, Pc.CREATE_CLUSTER, Pc.CREATE_SVC,
+                    Pc.UPDATE_SVC, Pc.CREATE_JOB, Pc.DELETE_CLUSTER, Pc.DELETE_JOB, Pc.DELETE_RJ})
+DASHBOARD_CALLS = frozenset({Pc.GET_JOB_INFO, Pc.SUBMIT_JOB, Pc.STOP_JOB})
+
+
+class Result(enum.Enum):
+    """What a reconcile returned: `{}`, `RequeueAfter 3s`, an error (rate-limited retry)."""
+    NONE = "none"
+    WAIT = "{}"
+    REQUEUE = "RequeueAfter"
+    ERROR = "error"
+
+
+class Outcome(enum.Enum):
+    """How the user's program ends after writing its side effect."""
+    SUCCEED = "succeed"
+    FAIL = "fail"
+    EITHER = "either"
+
+
+class Sink(enum.Enum):
+    """The external sink: appends every write, or deduplicates by a unique key."""
+    APPEND = "append"
+    IDEMPOTENT = "idempotent"
+
+
+class ExitMode(enum.Enum):
+    """Exit code of `ray job logs --follow` when the head stops under it (OBS row 3)."""
+    ZERO = "0"
+    ONE = "1"
+    EITHER = "0 or 1"
+
+
+class RJHead(NamedTuple):
+    """The RayJob's metadata and the status fields that decide the branch."""
+    finalizer: bool
+    deleting: bool
+    suspend: bool
+    phase: Phase
+    job_status: JStat
+    reason: Reason
+
+
+class RJBody(NamedTuple):
+    """The rest of the RayJob status (dashboardURL names the head of `cluster`)."""
+    job_id: Option[JobId]
+    cluster: Option[ClusterId]
+    dash: bool
+    cl_status: ClStat
+    chk_fail: bool          # jobStatusCheckFailureStartTime != nil
+    ray_end: bool           # rayJobInfo.endTime != nil
+    failed: Int[0, 4]
+    succeeded: Int[0, 1]
+
+
+class Key(NamedTuple):
+    """The status fields whose change makes `updateRayJobStatus` write (C:925-933)."""
+    phase: Phase
+    job_status: JStat
+    cl_status: ClStat
+    chk_fail: bool
+
+
+class JobObj(NamedTuple):
+    """The submitter Job; its env (dashboard address, submission id) is frozen at creation."""
+    cond: JCond
+    failures: Int[0, 3]
+    target: ClusterId
+    job_id: JobId
+
+
+class SubPod(NamedTuple):
+    pc: SubPc
+    target: ClusterId
+    job_id: JobId
+
+
+class KvKey(NamedTuple):
+    """A job record: which cluster's GCS, which submission id."""
+    c: ClusterId
+    j: JobId
+
+
+NEW_RJ = RJHead(False, False, False, Phase.NEW, JStat.NEW, Reason.NONE)
+EMPTY = RJBody(None, None, False, ClStat.NONE, False, False, 0, 0)
+
+
+def key(h: RJHead, b: RJBody) -> Key:
+    return Key(h.phase, h.job_status, b.cl_status, b.chk_fail)
