@@ -18,7 +18,7 @@ def console(stderr: bool = False) -> Console:
     """A console that keeps tables readable when output is piped (CI logs)."""
     c = Console(stderr=stderr, highlight=False)
     if not c.is_terminal:
-        c = Console(stderr=stderr, highlight=False, width=120)
+        c = Console(stderr=stderr, highlight=False, width=160)
     return c
 
 
@@ -31,8 +31,9 @@ def fail(err: Console, e: Exception) -> None:
 def print_result(out: Console, result: RunResult) -> None:
     table = Table(title=f"{result.model or result.spec}  ({result.spec}, {result.engine} engine)",
                   title_justify="left")
-    for col in ("property", "kind", "verdict", "expected", "trace"):
-        table.add_column(col)
+    for col in ("property", "kind", "verdict", "expected"):
+        table.add_column(col, no_wrap=True)
+    table.add_column("trace", overflow="fold")
     for p in result.properties:
         verdict = f"[{_STYLE[p.verdict]}]{p.verdict.value}[/]"
         if not p.as_expected and p.verdict is not Verdict.UNKNOWN:
