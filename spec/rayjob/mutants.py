@@ -190,8 +190,16 @@ class Eager404Fail(RayJob):
         return True
 
 
+class FailedMapsToComplete(RayJob):
+    """M18: the terminal mapping treats every terminal Ray status as Complete (the FAILED
+    case of C:334-349 missing), so a failed program is never retried."""
+
+    def _map_terminal(s, status):
+        s._set(phase=Phase.COMPLETE)
+
+
 class SuspendedRequeues(RayJob):
-    """M18, kuberay #4416 before #4443: Suspended requeues every 3 s. Benign: only the
+    """M19, kuberay #4416 before #4443: Suspended requeues every 3 s. Benign: only the
     reconcile result differs, every verdict is the same (an equivalent mutant)."""
 
     def _suspended(s):
@@ -205,4 +213,4 @@ ALL = [SubmitBeforeIdentity, ClusterNameInInitializing, PutOverwrite,
        RetryingNoWait, NoStatusGuard, NoSubmissionId, PreFix3903, RetryAllReasons,
        StopJobFatal, NoStopOnDelete, StatusUpdateNoVersion, RunningRecreatesJob,
        BackoffOffByOne, NoFinishedAtGuard, TTLIgnored, TTLDeletesSubmitter, Eager404Fail,
-       SuspendedRequeues]
+       FailedMapsToComplete, SuspendedRequeues]

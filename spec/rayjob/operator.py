@@ -346,14 +346,18 @@ class Operator(RayJobState):
                 s._end(Result.REQUEUE)          # C:318
         else:
             status = REC_STATUS[rec]
-            terminal = status in TERMINAL and s._submitter_done()
-            if terminal and status is JStat.FAILED:
-                s._fail(Reason.APP_FAILED)
-            elif terminal:
-                s._set(phase=Phase.COMPLETE)    # SUCCEEDED and STOPPED (C:334-349)
+            if status in TERMINAL and s._submitter_done():
+                s._map_terminal(status)
             s._set(job_status=status)
             s._set_b(chk_fail=False, ray_end=status in TERMINAL, cl_status=s.m_cl)
             s._finish()
+
+    def _map_terminal(s, status: JStat):
+        """C:334-349: FAILED is Failed/AppFailed; SUCCEEDED and STOPPED are Complete."""
+        if status is JStat.FAILED:
+            s._fail(Reason.APP_FAILED)
+        else:
+            s._set(phase=Phase.COMPLETE)
 
     def _submitter_done(s) -> bool:
         """K8sJobMode takes Ray's terminal status only once the submitter finished

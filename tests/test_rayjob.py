@@ -1,0 +1,158 @@
+"""The RayJob spec: every model's verdicts, each property both ways, mutants, traces."""
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+import pytest
+
+from checker.explorer import CheckOptions, ExplicitEngine
+from checker.itf import from_itf, read_itf
+from checker.machine import Machine
+from checker.model import load_model
+from checker.trace import replay
+from spec.rayjob import mutants
+from spec.rayjob.spec import RayJob
+
+ROOT = Path(__file__).resolve().parent.parent
+MODEL_NAMES = ["rayjob"] + sorted(p.stem for p in (ROOT / "models/rayjob").glob("*.toml"))
+
+# Properties the faithful spec refutes: (model, property) -> counterexample length.
+# These counterexamples are checked in under examples/traces/<model>/<property>.itf.json.
+TRACES = {
+    ("rayjob", "p7_succeeded_not_failed"): 21,       # outage > 30 s after the submitter ended
+    ("net_F1", "p7_succeeded_not_failed"): 23,       # chkFailStart survives 404s: timeout
+    ("submitter_F2", "p7_succeeded_not_failed"): 19,  # pod deaths fail a running job (#5100)
+    ("happy_F0", "p5b_no_pod_overlap"): 28,          # Retrying waits for the CR, not its pods
+    ("happy_F0", "p11_effect_at_most_once"): 35,     # a retry re-runs the program
+    ("head_noft_F1", "p3_driver_once_per_attempt"): 17,  # resubmit to an empty GCS
+    ("http_head_F1", "p3_driver_once_per_attempt"): 19,  # HTTPMode 404 -> SubmitJob (#4824)
+    ("hand_F1", "p1b_cluster_created_once_per_attempt"): 8,
+    ("hand_F1", "p15c_no_stuck_missing_job"): 13,    # Running never re-creates the Job
+    ("hand_F2", "p2b_job_created_once_per_attempt"): 12,
+    ("delete_F1", "p10b_deleted_rayjob_ray_stopped"): 15,
+    ("submitter_F2", "p12_single_submit_call"): 13,  # `ray job status` network error
+    ("user_stop_F1", "p13_complete_implies_succeeded"): 17,  # STOPPED -> Complete
+}
+
+# (mutant, model whose constants and groups it runs with, property it breaks, length).
+KILLS = [
+    (mutants.SubmitBeforeIdentity, "http_ops_F1", "p3_driver_once_per_attempt", 13),
+    (mutants.ClusterNameInInitializing, "happy_F0", "p1a_one_cluster_name_per_attempt", 7),
+    (mutants.PutOverwrite, "submitter_F2", "p3_driver_once_per_attempt", 15),
+    (mutants.RetryingNoWait, "retry_fail_F1", "p5a_no_cr_overlap", 26),
+    (mutants.NoStatusGuard, "submitter_F1", "p7_succeeded_not_failed", 20),
+    (mutants.NoSubmissionId, "happy_F0", "p3_driver_once_per_attempt", 15),
+    (mutants.PreFix3903, "head_noft_F1", "p15a_no_stuck_after_submitter_finished", 22),
+    (mutants.RetryAllReasons, "deadline_F0", "p8_excluded_not_retried", 11),
+    (mutants.StopJobFatal, "delete_F1", "p15b_no_stuck_deletion", 6),
+    (mutants.NoStopOnDelete, "delete_F1", "p10_finalizer_after_stop", 6),
+    (mutants.StatusUpdateNoVersion, "rayjob", "p4_identity_stable", 6),
+    (mutants.RunningRecreatesJob, "hand_F1", "p2b_job_created_once_per_attempt", 13),
+    (mutants.BackoffOffByOne, "happy_F0", "p6_retries_bounded", 47),
+    (mutants.NoFinishedAtGuard, "happy_F0", "p16_complete_needs_submitter", 18),
+    (mutants.TTLIgnored, "ttl_F0", "p9_ttl_respected", 21),
+    (mutants.TTLDeletesSubmitter, "ttl_F0", "p9_ttl_respected", 24),
+    (mutants.Eager404Fail, "happy_F0", "p7_succeeded_not_failed", 18),
+    (mutants.FailedMapsToComplete, "happy_F0", "p13b_complete_implies_stopped_or_succeeded", 19),
+    (mutants.StatusUpdateNoVersion, "rayjob", "p2a_job_matches_attempt", 12),
+]
+
+
+def model_path(name: str) -> Path:
+    return ROOT / "models" / ("rayjob.toml" if name == "rayjob" else f"rayjob/{name}.toml")
+
+
+@functools.cache
+def check(name: str):
+    """The model and the result of checking it (shared by the tests of one session)."""
+    model = load_model(model_path(name))
+    return model, ExplicitEngine(model.machine(), model.options).check()
+
+
+def prop(result, name):
+    return next(p for p in result.properties if p.name == name)
+
+
+@pytest.mark.parametrize("name", MODEL_NAMES)
+def test_every_verdict_of_every_model_is_as_expected(name):
+    model, result = check(name)
+    assert not result.stopped and result.stats.distinct_states < 50_000
+    verdicts = {p.name: p.verdict for p in result.properties}
+    assert set(model.expect) == set(verdicts), "every property has an [expect] verdict"
+    assert verdicts == model.expect
+
+
+def test_the_default_model_is_small_and_fast():
+    _, result = check("rayjob")
+    assert result.stats.distinct_states < 10_000 and result.stats.seconds < 10
+
+
+def test_every_action_fires_in_some_model():
+    fired = set()
+    for name in MODEL_NAMES:
+        fired |= {a for a, n in check(name)[1].coverage.by_action.items() if n}
+    every = {b.name for b in Machine(RayJob).all_bindings}
+    assert every - fired == set()
+
+
+@pytest.mark.parametrize("model,name,length", [(m, p, n) for (m, p), n in TRACES.items()])
+def test_the_faithful_spec_refutes(model, name, length):
+    p = prop(check(model)[1], name)
+    assert p.verdict.value == "violated"
+    assert len(p.trace.steps) - 1 == length
+
+
+@pytest.mark.parametrize("mutant,model_name,name,length", KILLS,
+                         ids=[f"{k[0].__name__}-{k[2]}" for k in KILLS])
+def test_each_mutant_is_killed_where_the_faithful_spec_holds(mutant, model_name, name, length):
+    model, faithful = check(model_name)
+    assert prop(faithful, name).verdict.value == "holds"
+    machine = Machine(mutant, model.constants, model.groups)
+    options = CheckOptions(properties=[name], max_depth=length + 1)
+    (p,) = ExplicitEngine(machine, options).check().properties
+    assert p.verdict.value == "violated"
+    assert len(p.trace.steps) - 1 == length
+
+
+def test_every_property_holds_somewhere_and_is_refuted_somewhere():
+    holds, refuted = set(), {name for _, name in TRACES} | {k[2] for k in KILLS}
+    for name in MODEL_NAMES:
+        for p in check(name)[1].properties:
+            if p.kind == "invariant" and p.verdict.value == "holds":
+                holds.add(p.name)
+    invariants = {p.name for p in Machine(RayJob).properties if p.kind == "invariant"}
+    assert holds == invariants
+    assert invariants - refuted == {"s_model_bounds"}     # a sanity bound, not a claim
+
+
+def test_every_witness_is_found_somewhere():
+    found = set()
+    for name in MODEL_NAMES:
+        found |= {p.name for p in check(name)[1].properties
+                  if p.kind == "reachable" and p.verdict.value == "holds"}
+    assert found == {p.name for p in Machine(RayJob).properties if p.kind == "reachable"}
+
+
+def test_suspended_requeueing_is_an_equivalent_mutant():
+    """kuberay #4443 only saved reconciles: every verdict is the same with the old code."""
+    model, faithful = check("suspend_F2")
+    old = ExplicitEngine(Machine(mutants.SuspendedRequeues, model.constants, model.groups),
+                         model.options).check()
+    assert {p.name: p.verdict for p in old.properties} == model.expect
+    assert old.stats.distinct_states == faithful.stats.distinct_states
+
+
+@pytest.mark.parametrize("model,name", list(TRACES))
+def test_checked_in_traces_replay(model, name):
+    path = ROOT / "examples/traces" / model / f"{name}.itf.json"
+    machine = load_model(model_path(model)).machine()
+    trace = from_itf(machine, read_itf(path), str(path))
+    assert len(trace.steps) - 1 == TRACES[model, name]
+    report = replay(machine, trace)
+    assert report.ok, report.message
+    assert not machine.check(prop_fn(machine, name), trace.steps[-1].state, name)
+
+
+def prop_fn(machine, name):
+    return next(p.fn for p in machine.properties if p.name == name)
