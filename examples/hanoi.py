@@ -4,8 +4,8 @@ Hanoi.toolbox/Model_1 with D = 5 disks and N = 3 towers), action for action.
 The invariant `not_solved` (TLA+ `NotSolved`: the last tower does not hold every disk)
 is violated; its shortest counterexample is the solution, 2^D - 1 = 31 moves (32 states).
 The full state space (checked without the invariant) has 243 distinct states, depth 32
-and 913 states generated (TLC 2.09, MC.out): 727 moves, 186 of which land on an empty
-tower and are generated twice, see `move`.
+and 913 states generated (TLC 2.09, MC.out): the initial state and 726 moves, the 186
+onto an empty tower counted twice, see `move`.
 
 TLA+ encodes a tower as a bitmask of disks (disk k is the power of two 2^(k-1)) and
 needs `&` from Bits.tla. A tower here is a `Set[Disk]`, which the engine stores as the
@@ -46,7 +46,8 @@ class Hanoi(Spec):
         require(src != dst)
         require(disk in s.towers[src] and no_smaller_disk(s.towers[src], disk))   # CanMoveOff
         target = s.towers[dst]
-        choose([holds for holds in (no_smaller_disk(target, disk), not target) if holds])
+        choose([name for name, holds in (("no smaller disk", no_smaller_disk(target, disk)),
+                                         ("empty tower", not target)) if holds])
         s.towers[src].discard(disk)
         s.towers[dst].add(disk)
 

@@ -11,9 +11,10 @@ distinct states, 2,729,079 generated, depth 61.
 
 A channel is a sequence of at most 3 messages (examples/sequences.py): BoundedNetwork
 says no reachable channel holds more, and 3 is also the largest capacity whose record
-domain stays within the engine's 65,536-value limit. So BoundedNetwork holds by
-construction here; a fourth message would stop the check with an error naming the
-action, instead of a violation of BoundedNetwork.
+domain stays within the engine's 65,536-value limit (a channel has (3 (MaxNat + 1) +
+1)^3 values, so MaxNat may go up to 12). So BoundedNetwork holds by construction here;
+a fourth message would stop the check with an error naming the action, instead of a
+violation of BoundedNetwork.
 """
 import enum
 from typing import NamedTuple
@@ -63,6 +64,11 @@ class LamportMutex(Spec):
         mine, theirs = s.req[p][p], s.req[p][q]
         return theirs == 0 or mine < theirs or (mine == theirs and p < q)
 
+    def head_type(s, sender, receiver):
+        """`Head(network[sender][receiver]).type`, None where the channel is empty."""
+        m = head(s.network[sender][receiver])
+        return None if m is None else m.type
+
     def broadcast(s, sender, m):
         """network[sender] := Broadcast(sender, m): append m to every other channel."""
         out = s.network[sender]
@@ -82,7 +88,7 @@ class LamportMutex(Spec):
     def receive_request(s, p: Proc, q: Proc):
         """ReceiveRequest(p, q): record q's request, advance the clock, acknowledge."""
         require(p != q)
-        require(length(s.network[q][p]) > 0 and head(s.network[q][p]).type is MsgType.REQ)
+        require(s.head_type(q, p) is MsgType.REQ)
         c = head(s.network[q][p]).clock
         s.req[p][q] = c
         s.clock[p] = c + 1 if c > s.clock[p] else s.clock[p] + 1
@@ -93,7 +99,7 @@ class LamportMutex(Spec):
     def receive_ack(s, p: Proc, q: Proc):
         """ReceiveAck(p, q)"""
         require(p != q)
-        require(length(s.network[q][p]) > 0 and head(s.network[q][p]).type is MsgType.ACK)
+        require(s.head_type(q, p) is MsgType.ACK)
         s.ack[p].add(q)
         s.network[q][p] = tail(s.network[q][p])
 
@@ -118,7 +124,7 @@ class LamportMutex(Spec):
     def receive_release(s, p: Proc, q: Proc):
         """ReceiveRelease(p, q): forget q's request."""
         require(p != q)
-        require(length(s.network[q][p]) > 0 and head(s.network[q][p]).type is MsgType.REL)
+        require(s.head_type(q, p) is MsgType.REL)
         s.req[p][q] = 0
         s.network[q][p] = tail(s.network[q][p])
 

@@ -1,0 +1,143 @@
+"""The ported TLA+ examples against TLC's own figures (tlaplus/Examples manifests).
+
+Each row names a model file under examples/models and what TLC reports for the same
+model: distinct states, BFS depth, states generated, the verdict of every invariant of
+the cfg, and for a failing model the length of the shortest counterexample. The figures
+are written here so that the test runs anywhere; when the reference data
+shared/oracles/tla-examples.json sits beside the repository (as in CI), each row must
+also agree with it, so a row cannot drift from the oracle it claims to be.
+
+For a failing model TLC stops at the violation; its counts are of the full space
+explored without the invariant, so those are checked with no property at all.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+
+import pytest
+
+from checker.explorer import ExplicitEngine
+from checker.model import load_model
+from checker.results import Verdict
+from checker.trace import replay
+from conftest import ROOT
+
+ORACLE_FILE = ROOT.parent / "shared" / "oracles" / "tla-examples.json"
+
+
+@dataclasses.dataclass(frozen=True)
+class Oracle:
+    """TLC's figures for one model, in the terms of tla-examples.json."""
+
+    distinct: int
+    depth: int
+    generated: int
+    invariants: tuple[str, ...]              # TLA+ names, as in the cfg
+    deadlock: bool                           # CHECK_DEADLOCK
+    violated: dict[str, int] = dataclasses.field(default_factory=dict)  # inv -> steps
+
+
+@dataclasses.dataclass(frozen=True)
+class Row:
+    name: str                                # the entry's name in tla-examples.json
+    model: str                               # examples/models/<model>.toml
+    oracle: Oracle
+    initial: int = 1                         # initial states (the JSON says so in notes)
+    aliases: dict[str, str] = dataclasses.field(default_factory=dict)  # TLA+ -> property
+    omitted: tuple[str, ...] = ()            # invariants of the cfg the port leaves out
+
+    def property_name(self, tla_name: str) -> str:
+        """Our name of a TLA+ invariant: its snake_case unless the port says otherwise."""
+        return self.aliases.get(tla_name, snake_case(tla_name))
+
+
+def snake_case(tla_name: str) -> str:
+    """TCTypeOK -> tc_type_ok, NotSolved -> not_solved."""
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", "_", tla_name).lower()
+
+
+ROWS = [
+    Row("DieHard", "diehard",
+        Oracle(16, 8, 97, ("TypeOK", "NotSolved"), True, {"NotSolved": 6}),
+        omitted=("TypeOK",)),                # the jugs' Int domains are TypeOK
+    Row("Hanoi", "hanoi", Oracle(243, 32, 913, ("NotSolved",), True, {"NotSolved": 31})),
+    Row("TCommit", "tcommit", Oracle(34, 7, 94, ("TCTypeOK", "TCConsistent"), False)),
+    Row("TwoPhase", "twophase", Oracle(288, 11, 1146, ("TPTypeOK",), True),
+        aliases={"TPTypeOK": "type_ok"}),
+    Row("Peterson", "peterson", Oracle(42, 11, 77, ("TypeOK", "Inv"), True)),
+    Row("CigaretteSmokers", "cigarettesmokers",
+        Oracle(6, 2, 15, ("TypeOK", "AtMostOne"), True), initial=3),
+    Row("DiningPhilosophers", "diningphilosophers",
+        Oracle(67, 29, 336, ("TypeOK", "ExclusiveAccess"), True)),
+    Row("AlternatingBit", "alternatingbit", Oracle(240, 10, 1392, ("ABTypeInv",), True),
+        initial=8),
+    Row("Barrier", "barrier", Oracle(64, 7, 194, ("TypeOK",), True)),
+    Row("Prisoners", "prisoners",
+        Oracle(214, 14, 860, ("TypeOK", "CountInvariant"), True), initial=4),
+    Row("LamportMutex", "lamportmutex",
+        Oracle(724274, 61, 2729079, ("TypeOK", "BoundedNetwork", "Mutex"), True)),
+]
+SLOW = {"LamportMutex"}                      # ~10^6 states generated: a minute or more
+
+
+def oracle_from_json(entry: dict) -> Oracle:
+    """An entry of tla-examples.json as an Oracle."""
+    violated = {}
+    if entry["expected_result"] == "safety failure":
+        name = entry["expected_detail"]["violated"].split()[0]          # "NotSolved (big # 4)"
+        violated[name] = entry["shortest_counterexample"]["shortest_counterexample_steps"]
+        full = entry["full_space_without_invariant"]
+        # Hanoi's total is the one in TLC's MC.out, under a key that says so.
+        generated = full.get("total", full.get("total_tlc_2016_MC.out"))
+        counts = full["distinct"], full["depth"], generated
+    else:
+        counts = entry["distinct_states"], entry["state_depth"], entry["total_states"]
+    return Oracle(*counts, tuple(entry["invariants"]), entry["check_deadlock"], violated)
+
+
+def json_oracles() -> dict[str, Oracle] | None:
+    if not ORACLE_FILE.is_file():
+        return None
+    return {e["name"]: oracle_from_json(e) for e in json.loads(ORACLE_FILE.read_text())}
+
+
+@pytest.fixture(scope="module")
+def reference():
+    return json_oracles()
+
+
+@pytest.mark.parametrize("row", [
+    pytest.param(row, id=row.name, marks=[pytest.mark.slow] if row.name in SLOW else [])
+    for row in ROWS])
+def test_port_matches_tlc(row, reference):
+    if reference is not None:
+        assert reference[row.name] == row.oracle, "the table differs from tla-examples.json"
+    oracle = row.oracle
+    model = load_model(ROOT / "examples" / "models" / f"{row.model}.toml")
+    assert model.options.deadlock == oracle.deadlock
+
+    result = ExplicitEngine(model.machine(), model.options).check()
+    verdicts = {p.name: p.verdict.value for p in result.properties}
+    # Every verdict is the model file's [expect] (holds where it says nothing) ...
+    assert verdicts == {name: model.expect.get(name, Verdict.HOLDS).value for name in verdicts}
+    # ... and TLC's, for each invariant of the cfg and for deadlock.
+    tlc = {row.property_name(name): "violated" if name in oracle.violated else "holds"
+           for name in oracle.invariants if name not in row.omitted}
+    if oracle.deadlock:
+        tlc["deadlock"] = "holds"
+    assert {name: verdicts[name] for name in tlc} == tlc
+
+    for tla_name, steps in oracle.violated.items():
+        prop = next(p for p in result.properties if p.name == row.property_name(tla_name))
+        assert len(prop.trace.steps) - 1 == steps
+        assert replay(model.machine(), prop.trace).ok
+
+    if oracle.violated:
+        full_space = dataclasses.replace(model.options, properties=[])
+        result = ExplicitEngine(model.machine(), full_space).check()
+    stats = result.stats
+    assert stats.complete
+    assert (stats.initial_states, stats.distinct_states, stats.depth, stats.generated) == \
+        (row.initial, oracle.distinct, oracle.depth, oracle.generated)
