@@ -44,6 +44,8 @@ class Expr:
     def __mul__(self, o): return Expr(operator.mul, self, o)
     def __rmul__(self, o): return Expr(operator.mul, o, self)
     def __floordiv__(self, o): return Expr(operator.floordiv, self, o)
+    def __pow__(self, o): return Expr(operator.pow, self, o)
+    def __rpow__(self, o): return Expr(operator.pow, o, self)
     def __neg__(self): return Expr(operator.neg, self)
 
 

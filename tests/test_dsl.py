@@ -62,6 +62,17 @@ def test_state_space_is_the_product_of_independent_parts():
 def test_constants_resize_domains():
     assert explore(Counter, {"limit": 4}).stats.distinct_states == 5 * 4 * 4
 
+    class Powers(Spec):
+        D = Const(2)
+        tower: Int[0, 2 ** D - 1] = 0
+
+        @action
+        def grow(s):
+            require(s.tower < 2 ** s.D - 1)
+            s.tower += 1
+
+    assert explore(Powers, {"D": 3}).stats.distinct_states == 8
+
 
 def test_guards_disable_and_writes_do_not_leak_between_actions():
     class WritesThenFails(Spec):
