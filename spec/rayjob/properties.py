@@ -142,6 +142,11 @@ class Properties(RayJobState):
         return not s.complete_wo_sub
 
     @invariant
+    def p17_suspended_has_no_children(s):
+        """A Suspended RayJob owns no RayCluster and no submitter Job."""
+        return not s._live(Phase.SUSPENDED) or (s.job is None and True not in s.cl_cr.values())
+
+    @invariant
     def s_model_bounds(s):
         """Sanity: the id pools and attempt ghosts were large enough."""
         return not s.id_overflow and s.attempt < MAXA
