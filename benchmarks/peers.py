@@ -19,7 +19,8 @@ and return None, so a benchmark can skip the peer instead of failing.
 
 Every result has ``distinct`` (reachable states), ``transitions`` (initial states plus
 every successor computed, duplicates and self-loops included: TLC's "states generated"
-and Spin's "transitions", so the three tools can be cross-checked) and ``seconds``.
+and Spin's "transitions", so the three tools can be cross-checked) and ``seconds``; the
+naive BFS and TLC also give ``depth`` (BFS levels), Spin ``pan_seconds``.
 Only the standard library is used, so the benchmark runs wherever the project does.
 
 Run ``python3 benchmarks/peers.py 3 4 5 6 7`` to print one JSON line per tool and N.
@@ -203,10 +204,11 @@ def peers_dir() -> Path:
 
 
 def _missing_files(*names: str) -> str | None:
+    """Which of the shared instruments ``names`` is absent, or None if all are there."""
     folder = peers_dir()
     for name in names:
         if not (folder / name).is_file():
-            return f"{folder / name} not found (set TWOPHASE_PEERS_DIR to the folder)"
+            return f"{folder / name} not found (TWOPHASE_PEERS_DIR overrides the folder)"
     return None
 
 
@@ -254,8 +256,9 @@ def _count(pattern: str, output: str, tool: str) -> int:
 
 
 def _find(pattern: str, output: str, tool: str) -> str:
-    """What ``pattern``'s group captures in ``output``; raise if the tool did not say it."""
-    match = re.search(pattern, output)
+    """What ``pattern``'s group captures in ``output`` (``^`` anchors at any line start);
+    raise if the tool did not say it."""
+    match = re.search(pattern, output, re.MULTILINE)
     if match is None:
         raise RuntimeError(f"{tool} output has no match for {pattern!r}:\n{output[-2000:]}")
     return match.group(1)
@@ -263,7 +266,7 @@ def _find(pattern: str, output: str, tool: str) -> str:
 
 def run_tlc(n: int, workdir: str | os.PathLike) -> dict | None:
     """Model-check TwoPhase with ``n`` RMs with TLC, 1 worker, in a fresh folder under
-    ``workdir`` (TLC writes its state files next to the spec).
+    ``workdir`` that also takes TLC's state files (removed afterwards).
 
     ``seconds`` is the wall time of the whole java process, JVM start-up and parsing
     included, as TLC is used.  Returns None (reason logged) if TLC cannot run here;
@@ -285,8 +288,10 @@ def run_tlc(n: int, workdir: str | os.PathLike) -> dict | None:
         seconds = time.perf_counter() - start
     if "No error has been found" not in out:
         raise RuntimeError(f"TLC did not finish cleanly:\n{out[-2000:]}")
-    return {"distinct": _count(r"([\d,]+) distinct states found", out, "TLC"),
-            "transitions": _count(r"([\d,]+) states generated", out, "TLC"),
+    # Anchored at line start: TLC's "Progress(k) at ...:" lines carry the same phrases
+    # with partial counts.
+    return {"distinct": _count(r"^[\d,]+ states generated, ([\d,]+) distinct", out, "TLC"),
+            "transitions": _count(r"^([\d,]+) states generated", out, "TLC"),
             "depth": _count(r"depth of the complete state graph search is ([\d,]+)",
                             out, "TLC"),
             "seconds": seconds}
