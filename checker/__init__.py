@@ -3,13 +3,14 @@
 Public surface for spec writers; engines live in `checker.explorer` (explicit BFS).
 """
 from .domains import Const, Int, Map, Option, Set, Ghost
-from .dsl import (Spec, action, fault, invariant, reachable, constraint, terminal, initial,
-                  require, choose, Disabled)
+from .dsl import (Spec, action, fault, invariant, reachable, eventually, leads_to, constraint,
+                  terminal, initial, require, choose, Disabled)
 from .errors import CheckerError, SpecError, DomainError, ModelError, TraceError
 
 __all__ = [
     "Const", "Int", "Map", "Option", "Set", "Ghost",
-    "Spec", "action", "fault", "invariant", "reachable", "constraint", "terminal", "initial",
+    "Spec", "action", "fault", "invariant", "reachable", "eventually", "leads_to", "constraint",
+    "terminal", "initial",
     "require", "choose", "Disabled",
     "CheckerError", "SpecError", "DomainError", "ModelError", "TraceError",
 ]

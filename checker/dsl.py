@@ -81,20 +81,33 @@ def ordered_values(domain, env) -> list:
 class Role:
     """What a decorated method is to the engine."""
 
-    kind: str                 # action, fault, invariant, reachable, constraint, terminal, initial
+    kind: str                 # action, fault, invariant, reachable, eventually, leads_to, ...
     group: str | None = None  # action group the model file can switch on or off
+    fair: str | None = None   # "weak" or "strong" fairness of an action (liveness)
 
 
-def _mark(kind: str, fn: Callable | None = None, *, group: str | None = None):
+FAIRNESS = ("weak", "strong")
+
+
+def _mark(kind: str, fn: Callable | None = None, *, group: str | None = None,
+          fair: str | None = None):
+    if fair is not None and fair not in FAIRNESS:
+        raise ValueError(f"fair must be one of {FAIRNESS}, got {fair!r}")
+
     def wrap(f):
-        f.__checker_role__ = Role(kind, group)
+        f.__checker_role__ = Role(kind, group, fair)
         return f
     return wrap(fn) if fn is not None else wrap
 
 
-def action(fn=None, *, group: str | None = None):
-    """A transition: `def step(s, p: Domain, ...)`; each parameter binding is one action."""
-    return _mark("action", fn, group=group)
+def action(fn=None, *, group: str | None = None, fair: str | None = None):
+    """A transition: `def step(s, p: Domain, ...)`; each parameter binding is one action.
+
+    `fair="weak"`: each binding, if enabled continuously, is eventually taken;
+    `fair="strong"`: if enabled infinitely often, it is taken infinitely often.
+    Fairness only matters to liveness properties; a model file may add or remove it.
+    """
+    return _mark("action", fn, group=group, fair=fair)
 
 
 def fault(fn=None, *, group: str = "faults"):
@@ -110,6 +123,16 @@ def invariant(fn):
 def reachable(fn):
     """A witness must exist: some reachable state satisfies it (guards against vacuity)."""
     return _mark("reachable", fn)
+
+
+def eventually(fn):
+    """Liveness: every fair behaviour reaches a state where it holds (TLA+ `<>P`)."""
+    return _mark("eventually", fn)
+
+
+def leads_to(fn):
+    """Liveness: `fn(s)` returns `(p, q)`; whenever p holds, q holds then or later (`p ~> q`)."""
+    return _mark("leads_to", fn)
 
 
 def constraint(fn):

@@ -13,7 +13,8 @@ from typing import Callable
 
 from .dsl import Disabled, install_oracle
 from .fastpath import DISABLED
-from .machine import Machine
+from . import liveness
+from .machine import LIVENESS_KINDS, Machine
 from .results import Coverage, PropertyResult, RunResult, Stats, Verdict
 from .trace import build_trace
 
@@ -38,6 +39,7 @@ class _Search:
             chosen = [p for p in chosen if p.name in options.properties]
         self.invariants = [p for p in chosen if p.kind == "invariant"]
         self.reachables = [p for p in chosen if p.kind == "reachable"]
+        self.liveness = [p for p in chosen if p.kind in LIVENESS_KINDS]
         self.found: dict[str, tuple] = {}       # property name -> state (violation / witness)
 
     def pending(self):
@@ -203,6 +205,16 @@ class ExplicitEngine:
                 reason = None if p.kind == "invariant" else "no reachable state satisfies it"
                 trace = None
             results.append(PropertyResult(p.name, p.kind, verdict, reason, trace, where=p.where))
+        lassos = liveness.check(m, list(parents), search.liveness) if search.liveness and not stopped else {}
+        for p in search.liveness:
+            if stopped:
+                results.append(PropertyResult(p.name, p.kind, Verdict.UNKNOWN, stopped, where=p.where))
+            elif lassos[p.name] is None:
+                results.append(PropertyResult(p.name, p.kind, Verdict.HOLDS, where=p.where))
+            else:
+                results.append(PropertyResult(p.name, p.kind, Verdict.VIOLATED,
+                                              "a fair behaviour that never gets there (lasso)",
+                                              lassos[p.name], where=p.where))
         if self.options.deadlock:
             if deadlock_at is not None:
                 results.append(PropertyResult(

@@ -16,12 +16,15 @@ import types
 from typing import Any, Callable, Iterator
 
 from .domains import Const, Domain, Fill, GhostDomain, OutOfDomain, as_domain
-from .dsl import Disabled, Oracle, Role, Spec, install_oracle, ordered_values, spec_members
+from .dsl import (FAIRNESS, Disabled, Oracle, Role, Spec, install_oracle, ordered_values,
+                  spec_members)
 from .errors import DomainError, SpecError, user_frame, where_defined
 from .fastpath import DISABLED, split_guard
 from .values import NO_ARG, MapValue, SetValue
 
 MISSING = object()
+PROPERTY_KINDS = ("invariant", "reachable", "eventually", "leads_to")
+LIVENESS_KINDS = ("eventually", "leads_to")
 DECODE_CACHE = 1 << 15      # decoded maps/sets kept per variable: undo leaves them as decoded
 
 
@@ -40,6 +43,7 @@ class Variable:
     domain: Domain
     ghost: bool
     default: Any
+    declared: Domain                   # as written, before the constants were bound
 
 
 @dataclasses.dataclass
@@ -55,6 +59,7 @@ class Binding:
     fn: Callable                       # the spec's function, fn(s, *args)
     guard: Callable | None             # guard(s) and body(s): the explicit engine's fast
     body: Callable                     # path, parameters baked in (see `bake`)
+    fair: str | None = None            # "weak" / "strong" fairness of this binding
 
     @property
     def args(self) -> tuple:
@@ -85,9 +90,11 @@ def bake(fn: Callable | None, args: tuple) -> Callable | None:
 @dataclasses.dataclass
 class Property:
     name: str
-    kind: str                          # invariant, reachable
+    kind: str                          # invariant, reachable, eventually, leads_to
     fn: Callable
     where: str | None
+    instances: list[tuple] = dataclasses.field(default_factory=lambda: [()])
+    """Parameter bindings of a liveness property (`def p(s, x: Domain)`): each must hold."""
 
 
 class ExplicitOracle(Oracle):
@@ -135,7 +142,11 @@ class Machine:
     """A spec with its constants fixed: what every engine works from."""
 
     def __init__(self, spec_cls: type[Spec], constants: dict[str, Any] | None = None,
-                 groups: dict[str, bool] | None = None):
+                 groups: dict[str, bool] | None = None, symbolic: dict[str, str] | None = None,
+                 fairness: dict[str, str] | None = None):
+        """`symbolic` names constants left free for the symbolic engines (name -> the
+        constraint on it, e.g. ">= 0"); here they keep their default value. `fairness`
+        sets the fairness of actions or groups by name ("weak", "strong" or "none")."""
         if not (isinstance(spec_cls, type) and issubclass(spec_cls, Spec)):
             raise SpecError(f"{spec_cls!r} is not a subclass of checker.Spec")
         self.spec_cls = spec_cls
@@ -143,12 +154,13 @@ class Machine:
         members = spec_members(spec_cls)
         self.consts = {n: c for n, c in members.items() if isinstance(c, Const)}
         self.env = self._bind_constants(constants or {})
+        self.symbolic = dict(symbolic or {})
         self.variables = self._collect_variables(members)
         roles = {n: (m, m.__checker_role__) for n, m in members.items()
                  if callable(m) and isinstance(getattr(m, "__checker_role__", None), Role)}
         self.groups = self._bind_groups(roles, groups or {})
-        self.properties = [Property(n, r.kind, m, where_defined(m)) for n, (m, r) in roles.items()
-                           if r.kind in ("invariant", "reachable")]
+        self.properties = [self._property(n, r.kind, m, members) for n, (m, r) in roles.items()
+                           if r.kind in PROPERTY_KINDS]
         self.constraints = [m for m, r in roles.values() if r.kind == "constraint"]
         self.terminals = [m for m, r in roles.values() if r.kind == "terminal"]
         inits = [m for m, r in roles.values() if r.kind == "initial"]
@@ -156,6 +168,7 @@ class Machine:
             raise SpecError("a spec has at most one @initial method", self.where)
         self.initializer = inits[0] if inits else None
         self.all_bindings = self._collect_bindings(roles, members)
+        self._bind_fairness(fairness or {})
         self.bindings = [b for b in self.all_bindings if b.group is None or self.groups[b.group]]
         self.oracle = ExplicitOracle(self.env)
         self._generate_codecs()
@@ -191,11 +204,12 @@ class Machine:
                     continue
                 ghost = isinstance(annotation, GhostDomain)
                 try:
-                    domain = as_domain(annotation.inner if ghost else annotation).resolve(self.env)
+                    declared = as_domain(annotation.inner if ghost else annotation)
+                    domain = declared.resolve(self.env)
                 except (TypeError, ValueError) as e:
                     raise SpecError(f"variable {name}: {e}", where_defined(klass)) from None
                 variables.append(Variable(len(variables), name, domain, ghost,
-                                          members.get(name, MISSING)))
+                                          members.get(name, MISSING), declared))
         if not variables:
             raise SpecError(f"{self.spec_cls.__name__} declares no state variables", self.where)
         return variables
@@ -212,24 +226,49 @@ class Machine:
         faulty = {r.group for _, r in roles.values() if r.group and r.kind == "fault"}
         return {g: given.get(g, g not in faulty) for g in sorted(declared)}
 
+    def _bind_fairness(self, given):
+        """Apply the model's fairness overrides; faults are never fair."""
+        for name, fair in given.items():
+            chosen = [b for b in self.all_bindings if name in (b.name, b.group)]
+            if not chosen:
+                raise BindError(name, f"fairness: no action or group named {name!r}")
+            if fair not in FAIRNESS + ("none",):
+                raise BindError(name, f"fairness of {name}: expected weak, strong or none, got {fair!r}")
+            if fair != "none" and any(b.kind == "fault" for b in chosen):
+                raise BindError(name, f"fairness of {name}: faults are never fair")
+            for b in chosen:
+                b.fair = None if fair == "none" else fair
+
+    def _parameters(self, name, fn, members) -> tuple[list[str], list[Domain]]:
+        """Names and resolved domains of the parameters after `s`."""
+        params = list(inspect.signature(fn).parameters)[1:]
+        try:
+            hints = inspect.get_annotations(fn, locals=members, eval_str=True)
+            return params, [as_domain(hints[p]).resolve(self.env) for p in params]
+        except (KeyError, TypeError, NameError) as e:
+            raise SpecError(f"{name}: every parameter needs a finite domain annotation ({e})",
+                            where_defined(fn)) from None
+
+    def _property(self, name, kind, fn, members) -> Property:
+        params, domains = self._parameters(name, fn, members)
+        if params and kind not in LIVENESS_KINDS:
+            raise SpecError(f"{name}: only liveness properties take parameters; write "
+                            f"all(...) or any(...) over the domain instead", where_defined(fn))
+        return Property(name, kind, fn, where_defined(fn),
+                        list(itertools.product(*(d.values for d in domains))))
+
     def _collect_bindings(self, roles, members):
         bindings = []
         for name, (fn, role) in roles.items():
             if role.kind not in ("action", "fault"):
                 continue
-            params = list(inspect.signature(fn).parameters)[1:]
-            try:
-                hints = inspect.get_annotations(fn, locals=members, eval_str=True)
-                domains = [as_domain(hints[p]).resolve(self.env) for p in params]
-            except (KeyError, TypeError, NameError) as e:
-                raise SpecError(f"action {name}: every parameter needs a finite domain "
-                                f"annotation ({e})", where_defined(fn)) from None
+            params, domains = self._parameters(f"action {name}", fn, members)
             guard, body = split_guard(fn)
             for combo in itertools.product(*(d.values for d in domains)):
                 bindings.append(Binding(
                     len(bindings), name, role.kind, role.group, tuple(zip(params, combo)),
                     tuple((p, d.show(v)) for p, d, v in zip(params, domains, combo)),
-                    fn, bake(guard, combo), bake(body, combo)))
+                    fn, bake(guard, combo), bake(body, combo), role.fair))
         return bindings
 
     # ------------------------------------------------------------ generated codecs

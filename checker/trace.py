@@ -108,7 +108,7 @@ def replay(machine: Machine, trace: Trace) -> ReplayReport:
                 why = f"no transition {label} leads from state {i - 1} to state {i}: " + \
                       _closest(machine, candidates, step.state)
             return ReplayReport(False, i, f"step {i}: {why}", i)
-    if trace.loop is not None:
+    if trace.loop is not None and trace.loop != len(trace.steps) - 1:   # else: stuttering
         last, back = trace.steps[-1].state, trace.steps[trace.loop].state
         if not any(succ == back for _, _, succ in machine.successors(last)):
             return ReplayReport(False, len(trace.steps), f"the loop back to state {trace.loop} "
