@@ -20,8 +20,8 @@ from .machine import BindError, Machine
 from .results import Verdict
 
 
-_TOP = {"spec": str, "description": str, "constants": dict, "groups": dict, "check": dict,
-        "expect": dict}
+_TOP = {"spec": str, "description": str, "constants": dict, "groups": dict, "fairness": dict,
+        "check": dict, "expect": dict}
 _CHECK = {"engine": str, "properties": list, "deadlock": bool, "max_states": int,
           "max_seconds": (int, float), "max_depth": int}
 
@@ -34,6 +34,7 @@ class Model:
     description: str
     constants: dict[str, Any]
     groups: dict[str, bool]
+    fairness: dict[str, str]
     engine: str
     options: CheckOptions
     expect: dict[str, Verdict]
@@ -48,9 +49,10 @@ class Model:
     def machine(self) -> Machine:
         """Bind the spec to this model's constants and groups."""
         try:
-            m = Machine(self.spec_cls, self.constants, self.groups)
+            m = Machine(self.spec_cls, self.constants, self.groups, fairness=self.fairness)
         except BindError as e:
-            table = "constants" if e.key in self.constants else "groups"
+            table = next((t for t, names in (("constants", self.constants), ("groups", self.groups),
+                                             ("fairness", self.fairness)) if e.key in names), None)
             raise ModelError(str(e), self.where(table, e.key)) from None
         known = {p.name for p in m.properties} | {"deadlock"}
         for table, names in (("check", self.options.properties or []), ("expect", self.expect)):
@@ -131,7 +133,7 @@ def load_model(path: str | Path, overrides: dict[str, Any] | None = None) -> Mod
                            max_depth=check.get("max_depth"))
     spec_cls = import_spec(data["spec"], path, where(None, "spec"))
     return Model(path, text, spec_cls, data.get("description", ""), constants, groups,
-                 engine, options, expect)
+                 data.get("fairness", {}), engine, options, expect)
 
 
 def _check_keys(table: dict, schema: dict, name: str | None, where):

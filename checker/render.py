@@ -92,6 +92,22 @@ def itf_text(value: Any) -> str:
     return json.dumps(value)
 
 
+def itf_diff(name: str, old: Any, new: Any) -> list[str]:
+    """What changed, key by key in maps and field by field in records: `pc[2]: Loop → Eat`."""
+    if old == new:
+        return []
+    if isinstance(old, dict) and isinstance(new, dict):
+        if "#map" in old and "#map" in new:
+            before = {json.dumps(k, sort_keys=True): v for k, v in old["#map"]}
+            lines = []
+            for k, v in new["#map"]:
+                lines += itf_diff(f"{name}[{itf_text(k)}]", before.get(json.dumps(k, sort_keys=True)), v)
+            return lines
+        if not any(k.startswith("#") for k in (*old, *new)) and "tag" not in old and set(old) == set(new):
+            return [line for field in new for line in itf_diff(f"{name}.{field}", old[field], new[field])]
+    return [f"{name}: {itf_text(old)} → {itf_text(new)}"]
+
+
 def print_trace(out: Console, data: dict) -> None:
     """A table with one row per step: the action and what it changed."""
     meta = data.get("#meta", {})
@@ -121,8 +137,8 @@ def print_trace(out: Console, data: dict) -> None:
             tag = " [dim](ghost)[/]" if var in ghost else ""
             if previous is None:
                 rows.append(f"{escape(var)}{tag} = {escape(new)}")
-            elif previous.get(var) != state.get(var):
-                rows.append(f"{escape(var)}{tag}: {escape(itf_text(previous.get(var)))} → {escape(new)}")
+            else:
+                rows += [escape(line) + tag for line in itf_diff(var, previous.get(var), state.get(var))]
         table.add_row(str(i), label, "\n".join(rows) or "[dim](no change)[/]")
         previous = state
     out.print(table)

@@ -4,14 +4,15 @@ action for action: one action per label, Loop Think Eat, each taking the philoso
 
 Forks are dirty or clean; a philosopher hands a dirty fork it holds to its neighbour,
 cleaned, and eats only with two clean forks, which eating dirties. TLC with NP = 5:
-67 distinct states, 336 generated, depth 29. The cfg also checks NobodyStarves
-(`[]<>~hungry[p]` under weak fairness per philosopher), a liveness property that is
-not checked here yet.
+67 distinct states, 336 generated, depth 29, and NobodyStarves (`[]<>~hungry[p]`)
+holds under weak fairness of each philosopher (`\\A self: WF_vars(Philosopher(self))`,
+here weak fairness of each label action of each philosopher: a process is at one label
+at a time, so the two are the same).
 """
 import enum
 from typing import NamedTuple
 
-from checker import Const, Int, Map, Spec, action, initial, invariant, require
+from checker import Const, Int, Map, Spec, action, initial, invariant, leads_to, require
 
 
 class Label(enum.Enum):
@@ -57,7 +58,7 @@ class DiningPhilosophers(Spec):
         left, right = s.forks[s.left_fork(p)], s.forks[s.right_fork(p)]
         return left.holder == p == right.holder and left.clean and right.clean
 
-    @action
+    @action(fair="weak")
     def loop(s, p: Proc):
         """Loop(self): hand over a dirty fork held (left first), then go eat if hungry
         and able, or think if not hungry."""
@@ -73,14 +74,14 @@ class DiningPhilosophers(Spec):
         elif eat:
             s.pc[p] = Label.EAT
 
-    @action
+    @action(fair="weak")
     def think(s, p: Proc):
         """Think(self): hungry again."""
         require(s.pc[p] == Label.THINK)
         s.hungry[p] = True
         s.pc[p] = Label.LOOP
 
-    @action
+    @action(fair="weak")
     def eat(s, p: Proc):
         """Eat(self): no longer hungry; both forks become dirty."""
         require(s.pc[p] == Label.EAT)
@@ -107,3 +108,8 @@ class DiningPhilosophers(Spec):
         """ExclusiveAccess: two philosophers who share a fork never eat at once."""
         eating = [p for p, label in s.pc.items() if label == Label.EAT]
         return not any(p != q and s.share_fork(p, q) for p in eating for q in eating)
+
+    @leads_to
+    def nobody_starves(s, p: Proc):
+        """NobodyStarves: `[]<>~hungry[p]`, that is `TRUE ~> ~hungry[p]`, for every p."""
+        return True, not s.hungry[p]

@@ -11,9 +11,9 @@ from checker.machine import Machine
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def explore(spec_cls, constants=None, groups=None, **options):
+def explore(spec_cls, constants=None, groups=None, fairness=None, **options):
     """RunResult of checking `spec_cls` with the given constants and CheckOptions fields."""
-    machine = Machine(spec_cls, constants, groups)
+    machine = Machine(spec_cls, constants, groups, fairness=fairness)
     return ExplicitEngine(machine, CheckOptions(**options)).check()
 
 
