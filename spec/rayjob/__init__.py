@@ -1,1 +1,100 @@
-"""The KubeRay RayJob controller (docstring written below)."""
+"""The KubeRay RayJob controller, Kubernetes, the submitter, Ray, and every fault.
+
+A model of KubeRay `6bf05eb17a3e` and Ray `3f785c0711b9`, written from
+`rayjob-reference.md` (C: = rayjob_controller.go, J: = common/job.go, D: = the dashboard
+client; line numbers as cited there) and `ray-observed.md` (OBS). One module per actor:
+
+    types.py        enums and records (RayJob status, job records, pods, ...)
+    state.py        every variable, the constants, the informer cache and shared helpers
+    operator.py     RayJobReconciler.Reconcile, one action per API-server or dashboard call
+    apiserver.py    what an applied write does; garbage collection; the history ghosts
+    cache.py        the informer cache catching up, and the `stale` fault
+    submitter.py    the K8s Job controller and the submitter pod's shell script
+    raycluster.py   the RayCluster controller bringing the head up; head restarts
+    rayhead.py      Ray's Jobs API: put-if-absent submit, stop, lazy recovery
+    program.py      the user's entrypoint: one external side effect, then exit
+    environment.py  operator faults, the user, the abstract clock
+    properties.py   the claims of issue 3 as invariants, and witnesses
+    spec.py         RayJob: all of the above in one class
+    mutants.py      small subclasses reproducing real bugs
+
+How a RayJob recovers from failures
+-----------------------------------
+The operator keeps nothing between reconciles: each one reads the RayJob from its informer
+cache, decides from the persisted `status.jobDeploymentStatus`, makes at most a few calls,
+and writes the status back with the resourceVersion it read (409 if anything wrote
+meanwhile). So a crash, a lost response or a stale read is recovered by the next reconcile
+recomputing from what is persisted, provided every side effect is keyed by persisted data:
+
+* New adds the finalizer, then persists a fresh `rayClusterName` and `jobId` (random
+  suffixes) together with Initializing *before* anything is created (PR #1737). A reconcile
+  that read a stale New draws other names, but its status write gets 409.
+* Initializing creates the RayCluster under the persisted name (a repeat gets
+  AlreadyExists), waits until it is Ready, records the dashboard URL and creates the
+  submitter Job named after the RayJob, with the URL and jobId frozen into its env. Any Job
+  of that name counts as created. Then Running is persisted.
+* The submitter pod runs `ray job status || ray job submit --submission-id $ID; ray job logs
+  --follow`; K8s retries it up to `submitterConfig.backoffLimit` times. Ray's submit is an
+  atomic put-if-absent on the id, so retries never start a second driver *in the same GCS*.
+  A head restart without GCS fault tolerance empties the GCS: the retried pod (or HTTPMode's
+  404 -> SubmitJob) then submits the same id again and the program runs twice.
+* Running polls GetJobInfo and mirrors Ray's status. In K8sJobMode a terminal Ray status
+  counts only once the submitter Job finished; a 404 after the submitter finished, or a
+  submitter finished 30 s ago while the RayJob is still Running, is a failure (the 30 s
+  check runs before GetJobInfo and ignores Ray's answer). A dashboard error starts a 300 s
+  timeout that only a successful GetJobInfo (or HTTPMode SubmitJob) clears: a 404 does not.
+* A failure is retried (Retrying) while `failed < backoffLimit + 1`, except
+  DeadlineExceeded and JobStatusCheckTimeoutExceeded. Retrying deletes the RayCluster and
+  the Job, waits until the cache says NotFound for both (not for their pods: deletion is in
+  the background), clears the identity and goes back to New: a new attempt with new names.
+* Suspending does the same and stops in Suspended; resuming goes through New again.
+* Complete/Failed delete only the RayCluster, after `endTime + ttlSecondsAfterFinished`;
+  the RayJob and the submitter Job stay unless DELETE_RAYJOB_CR_AFTER_JOB_FINISHES is set.
+* Deleting the RayJob calls StopJob (errors only logged) unless the persisted jobStatus is
+  terminal, removes the finalizer, and leaves the children to the garbage collector.
+
+Abstractions and simplifications (each keeps the verdicts of the properties)
+---------------------------------------------------------------------------
+* Atomic steps: one action per external call (reference §13.3), the local computation
+  after it included; cache reads are folded into the step that uses them. Reads have no
+  effect of their own, and what a delayed read can see is what the stale cache models.
+* resourceVersions are not numbers: every RayJob write by another actor marks the
+  operator's copy stale (`m_fresh`), which is exactly what the 409 comparison decides.
+* Informer cache (L = 1): per object SYNC / FRESH / BEHIND plus the previous view; a version
+  once observed is never withheld again; after a restart the cache is current. Real
+  informers also deliver intermediate versions; dropping them only lengthens the possible
+  stale windows (an over-approximation). L = 0 models a cache that is always current.
+* Time is an abstract clock of deadlines: `tick(r)` fires every armed deadline of duration
+  <= r, so deadlines with a common start fire in order (30 s before 300 s). Time passes
+  only while the operator is down or idle after a reconcile that changed nothing and saw
+  every change: the operator polls every 3 s, so 30 s cannot pass between an event and the
+  next reconcile. `stale_spans_time = false` says an informer lag never lasts 30 s.
+* Identifiers are drawn "lowest unused" from pools of four: names are random and only
+  their equality is observable, so this is a symmetry reduction; `s_model_bounds` checks
+  that the pools were large enough.
+* RayCluster status Ready iff its head serves (S4); deletion of a CR is immediate (no
+  RayCluster finalizer, GCS FT clean-up not modelled), its pods linger until
+  `gc_cluster_pods`. A cluster re-created under a lingering name takes over the old pods
+  with an empty GCS (S11; matters only with hand deletion, which refutes the claims anyway).
+* The Job controller creates a pod with the Job (S12); the health-wait loop is the guard
+  "head serving" of `ray job status` (S6); at most one pod of a deleted Job lingers (S5).
+* Ray: the supervisor starts with the record (no crash window inside submit, ray #62766),
+  a stop is atomic (S15). Ray 2.60 fails an orphaned record lazily, on the next
+  agent-routed call (`lazy_ft_recovery`); the pinned Ray's monitor does it at once.
+* The head Service is read without staleness; its writes are crash points (S2).
+* Validation always passes: the constants are valid KubeRay specs (ValidationFailed is
+  absorbing and unrelated to the claims). Building the dashboard client never fails (S8).
+* One fault budget F counts faults and user interventions together, so a counterexample
+  found with budget F uses the fewest of them.
+* Attempts: an attempt begins when New -> Initializing is applied; a resume from Suspended
+  begins a new one too (it draws a new identity), so "per attempt" means per incarnation.
+  `retries` counts Retrying -> New only.
+
+Left out, and why the verdicts do not depend on it: SidecarMode and InteractiveMode (other
+submission paths; K8sJobMode and HTTPMode are the two that submit by themselves),
+clusterSelector mode (no creates or deletes: nothing for the at-most-once claims to check),
+preRunningDeadlineSeconds (another deadline, retried like SubmissionFailed),
+`deletionStrategy` rules (gate on by default, but inactive unless the field is set; they
+use the same `endTime + TTL` start, so the TTL claim covers their timing), batch schedulers
+(hooks around the same steps) and two active leaders (leader election).
+"""
