@@ -18,8 +18,8 @@ class Environment(RayJobState):
     # ------------------------------------------------------------ operator faults
     @fault(group="crash")
     def crash(s):
-        """The operator process dies between two calls: its memory is lost; the restarted
-        operator starts from a fresh, consistent LIST."""
+        """Operator crash (§13.4): the process dies between two calls; its memory is lost and
+        the restarted operator starts from a fresh, consistent LIST."""
         require(s.budget > 0 and s.pc is not Pc.IDLE)
         s._fault()
         s.crash_phase = s.rj.phase if s.rj is not None else None
@@ -30,15 +30,16 @@ class Environment(RayJobState):
 
     @fault(group="write_fail")
     def write_fails(s):
-        """The pending API-server write fails without being applied: an error, requeue."""
+        """Write failure (§13.4): the pending API-server write is not applied; Reconcile
+        returns the error (`RequeueAfter 3s, err`, rate-limited retry)."""
         require(s.budget > 0 and s.pc in WRITES)
         s._fault()
         s._end(Result.ERROR)
 
     @fault(group="write_lost")
     def write_lost(s):
-        """The pending write is applied, but its response is lost (timeout): the operator
-        sees an error and returns; the rest of its computation never happens."""
+        """Lost response (§13.4): the pending write is applied, but the operator sees an error
+        (timeout) and returns; the rest of its computation never happens."""
         require(s.budget > 0 and s.pc in WRITES)
         creating = s.pc in (Pc.CREATE_CLUSTER, Pc.CREATE_JOB)
         require(getattr(s, WRITE_STEP[s.pc])())          # applied (not a 409 / NotFound)
@@ -49,7 +50,8 @@ class Environment(RayJobState):
 
     @fault(group="net")
     def dashboard_error(s):
-        """The dashboard call (GetJobInfo, SubmitJob, StopJob) fails on the network."""
+        """Ray dashboard failure (§13.4): GetJobInfo / SubmitJob fail (C:321-325,
+        C:1307-1321); a StopJob error is only logged (C:127-129)."""
         require(s.budget > 0 and s.pc in DASHBOARD_CALLS)
         s._fault()
         if s.pc is Pc.GET_JOB_INFO:
@@ -62,14 +64,15 @@ class Environment(RayJobState):
 
     @fault(group="net")
     def dashboard_lost(s):
-        """SubmitJob reaches the head and is accepted, but the reply is lost."""
+        """SubmitJob lost response (§13.4): the head accepted it, the reply is lost."""
         require(s.budget > 0 and s.pc is Pc.SUBMIT_JOB)
         require(s._submit_job(deliver=True, answer=False))
         s._fault()
 
     @fault(group="outage")
     def outage_begin(s):
-        """The operator stops reconciling for a while (down, no leader, API unreachable)."""
+        """Operator outage (§13.4): no reconcile for a while (down, no leader, API
+        unreachable); its memory is lost."""
         require(s.budget > 0 and not s.op_down)
         s._fault()
         s._forget()
@@ -77,7 +80,7 @@ class Environment(RayJobState):
 
     @action(group="outage_end")
     def outage_end(s):
-        """The operator is back, with a fresh cache."""
+        """The operator is back and lists everything again (a fresh cache, §13.4)."""
         require(s.op_down)
         s._event()
         s.op_down = False
@@ -89,7 +92,8 @@ class Environment(RayJobState):
 
     @fault(group="user_delete_rj")
     def user_delete_rj(s):
-        """`kubectl delete rayjob`: a deletionTimestamp while the finalizer is there."""
+        """`kubectl delete rayjob` (§7): a deletionTimestamp while the finalizer is there,
+        else the RayJob is gone at once."""
         require(s._user())
         s._fault()
         s.stop_attempted = False
@@ -97,28 +101,28 @@ class Environment(RayJobState):
 
     @fault(group="user_suspend")
     def user_toggle_suspend(s):
-        """The user flips spec.suspend."""
+        """The user flips spec.suspend (§9: only Initializing and Running react)."""
         require(s._user())
         s._fault()
         s._write_rj(s.rj._replace(suspend=not s.rj.suspend), s.rj_b)
 
     @fault(group="user_delete_cluster")
     def user_delete_cluster(s, c: ClusterId):
-        """`kubectl delete raycluster` by hand (background: the pods linger)."""
+        """External deletion of the RayCluster (§13.4): the CR goes, its pods linger."""
         require(s.budget > 0 and s.cl_cr[c])
         s._fault()
         s._set_cluster(c, False, s.head[c])
 
     @fault(group="user_delete_job")
     def user_delete_job(s):
-        """`kubectl delete job` of the submitter (background: the pod lingers)."""
+        """External deletion of the submitter Job (§13.4, background: its pod lingers)."""
         require(s.budget > 0 and s.job is not None)
         s._fault()
         s._remove_job()
 
     @fault(group="user_ray_stop")
     def user_ray_stop(s, k: KvKey):
-        """`ray job stop` by the user on a running job."""
+        """`ray job stop` by the user (§12.5, OBS row 4): the job ends STOPPED."""
         require(s.budget > 0 and s.kv[k] in NONTERMINAL_RECS and s._serving(k))
         s._fault()
         s._ray_stop(k)
@@ -130,10 +134,11 @@ class Environment(RayJobState):
 
     @action(group="clock")
     def tick(s, r: Rank):
-        """Time passes until every armed deadline of duration <= r has expired, so deadlines
-        with a common start fire in the order of their durations. Time passes only while
-        the operator is down, or idle after a reconcile that saw every change (it polls
-        every 3 s: 30 s cannot pass between an event and the next reconcile)."""
+        """The clock (§13.2): time passes until every armed deadline of duration <= r has
+        expired (durations C:37-41, K:284-290), so deadlines with a common start fire in
+        the order of their durations. Time passes only while the operator is down, or idle
+        after a reconcile that changed nothing and saw every change (it requeues every
+        3 s: 30 s cannot pass between an event and the next reconcile)."""
         require(s.op_down or (s.pc is Pc.IDLE and s.settled
                               and (s.stale_spans_time or not s._any_behind())))
         armed = [t for t in TIMERS if getattr(s, t) is Timer.ARMED]

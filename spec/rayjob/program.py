@@ -17,7 +17,8 @@ class UserProgram(RayJobState):
 
     @action(group="program")
     def program_effect(s, k: KvKey):
-        """The entrypoint writes its side effect (an idempotent sink dedups by key)."""
+        """The entrypoint, run by the supervisor (§12.4), writes its side effect (an
+        idempotent sink dedups by key)."""
         require(s.kv[k] is Rec.RUNNING and s._serving(k))
         s._event()
         s.kv[k] = Rec.WROTE

@@ -79,7 +79,8 @@ class Submitter(RayJobState):
 
     @fault(group="pod_death")
     def sub_pod_dies(s, p: PodSlot):
-        """The submitter pod dies (OOM, eviction, node loss): exit 1."""
+        """Submitter pod failure (§13.4: OOM, eviction, node loss): exit 1; restartPolicy
+        Never (J:224), so the Job controller decides whether to start another pod."""
         require(s.budget > 0 and s.pods[p] is not None)
         s._fault()
         s._pod_exit(p, 1)
