@@ -84,30 +84,35 @@ class Role:
     kind: str                 # action, fault, invariant, reachable, eventually, leads_to, ...
     group: str | None = None  # action group the model file can switch on or off
     fair: str | None = None   # "weak" or "strong" fairness of an action (liveness)
+    fair_when: Callable | None = None   # fairness only of its steps from states where this holds
 
 
 FAIRNESS = ("weak", "strong")
 
 
 def _mark(kind: str, fn: Callable | None = None, *, group: str | None = None,
-          fair: str | None = None):
+          fair: str | None = None, fair_when: Callable | None = None):
     if fair is not None and fair not in FAIRNESS:
         raise ValueError(f"fair must be one of {FAIRNESS}, got {fair!r}")
 
     def wrap(f):
-        f.__checker_role__ = Role(kind, group, fair)
+        f.__checker_role__ = Role(kind, group, fair, fair_when)
         return f
     return wrap(fn) if fn is not None else wrap
 
 
-def action(fn=None, *, group: str | None = None, fair: str | None = None):
+def action(fn=None, *, group: str | None = None, fair: str | None = None,
+           fair_when: Callable | None = None):
     """A transition: `def step(s, p: Domain, ...)`; each parameter binding is one action.
 
     `fair="weak"`: each binding, if enabled continuously, is eventually taken;
     `fair="strong"`: if enabled infinitely often, it is taken infinitely often.
-    Fairness only matters to liveness properties; a model file may add or remove it.
+    `fair_when=pred` restricts fairness to the steps taken from states where `pred(s)`
+    holds (TLA+ `WF(pred /\ A)`), e.g. a reconcile that is owed because the last one
+    asked to be requeued. Fairness only matters to liveness properties; a model file may
+    add or remove it.
     """
-    return _mark("action", fn, group=group, fair=fair)
+    return _mark("action", fn, group=group, fair=fair, fair_when=fair_when)
 
 
 def fault(fn=None, *, group: str = "faults"):

@@ -30,7 +30,8 @@ class StateGraph:
         self.ids = {st: i for i, st in enumerate(states)}
         self.edges: list[list[tuple[int, int]]] = [[] for _ in states]   # (binding, target)
         self.fair = {b.index: b for b in machine.bindings if b.fair}
-        self.enabled: list[frozenset[int]] = []
+        self.enabled: list[frozenset[int]] = []     # fair bindings enabled (and owed) in each state
+        self.unowed: set[tuple[int, int]] = set()   # (binding, state): fairness does not apply
         for i, st in enumerate(states):
             on = set()
             for b, _, succ in machine.successors(st):
@@ -39,6 +40,11 @@ class StateGraph:
                     self.edges[i].append((b.index, j))
                 if b.index in self.fair:
                     on.add(b.index)
+            for b in list(on):
+                when = self.fair[b].fair_when
+                if when is not None and not machine.check(when, st, f"fair_when of {self.fair[b].name}"):
+                    on.discard(b)
+                    self.unowed.add((b, i))
             self.enabled.append(frozenset(on))
         self.faults = {b.index for b in machine.bindings if b.kind == "fault"}
 
@@ -72,7 +78,8 @@ class StateGraph:
         for comp in sorted(nx.strongly_connected_components(graph), key=min):
             if len(comp) == 1 and not graph.has_edge(next(iter(comp)), next(iter(comp))):
                 continue
-            taken = {b for u in comp for b, v in self.edges[u] if v in comp and b not in self.faults}
+            taken = {b for u in comp for b, v in self.edges[u]
+                     if v in comp and b not in self.faults and (b, u) not in self.unowed}
             how, refine = {}, None
             for b, binding in self.fair.items():
                 disabled_at = [s for s in comp if b not in self.enabled[s]]
@@ -122,12 +129,12 @@ class StateGraph:
         here = entry
         for b, h in how.items():
             if h == "taken":
-                steps += self._hops(here, lambda eb, v, b=b: eb == b, comp)
+                steps += self._hops(here, lambda eb, u, v, b=b: eb == b and (b, u) not in self.unowed, comp)
             elif here != h:
-                steps += self._hops(here, lambda eb, v, h=h: v == h, comp)
+                steps += self._hops(here, lambda eb, u, v, h=h: v == h, comp)
             here = steps[-1][1] if steps else entry
         if here != entry or not steps:
-            steps += self._hops(here, lambda eb, v: v == entry, comp)
+            steps += self._hops(here, lambda eb, u, v: v == entry, comp)
         return steps
 
     def _hops(self, start: int, goal, comp: set[int]) -> list[tuple[int, int]]:
@@ -139,7 +146,7 @@ class StateGraph:
             for b, v in self.edges[u]:
                 if v not in comp or b in self.faults:
                     continue
-                if goal(b, v):
+                if goal(b, u, v):
                     out = [(b, v)]
                     while parent[u] is not None:
                         pb, pu = parent[u]

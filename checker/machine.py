@@ -60,6 +60,7 @@ class Binding:
     guard: Callable | None             # guard(s) and body(s): the explicit engine's fast
     body: Callable                     # path, parameters baked in (see `bake`)
     fair: str | None = None            # "weak" / "strong" fairness of this binding
+    fair_when: Callable | None = None  # ... of its steps from states where this holds
 
     @property
     def args(self) -> tuple:
@@ -268,7 +269,7 @@ class Machine:
                 bindings.append(Binding(
                     len(bindings), name, role.kind, role.group, tuple(zip(params, combo)),
                     tuple((p, d.show(v)) for p, d, v in zip(params, domains, combo)),
-                    fn, bake(guard, combo), bake(body, combo), role.fair))
+                    fn, bake(guard, combo), bake(body, combo), role.fair, role.fair_when))
         return bindings
 
     # ------------------------------------------------------------ generated codecs

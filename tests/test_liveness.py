@@ -152,3 +152,42 @@ def test_model_file_fairness_and_the_lasso_in_show(tmp_path):
     model.write_text(model.read_text().replace('eat = "none"', 'eats = "none"'))
     bad = CliRunner().invoke(main, [str(model), "-q"])
     assert bad.exit_code == 2 and "dp.toml:3" in bad.output and "'eats'" in bad.output
+
+
+class Poller(Spec):
+    """A controller that reconciles whenever it likes, but owes a reconcile only after
+    asking to be requeued: fairness applies to those reconciles alone."""
+    requeue: bool = True
+    done: bool = False
+    budget: Int[0, 1] = 1
+
+    def owed(s):
+        return s.requeue
+
+    @action(fair="weak", fair_when=owed)
+    def reconcile(s):
+        require(not s.done)
+        if s.budget:                       # the first reconcile waits for an event: {}
+            s.budget -= 1
+            s.requeue = False
+        else:
+            s.done = True
+
+    @action
+    def event(s):
+        require(not s.requeue and not s.done)
+        s.requeue = True
+
+    @eventually
+    def finishes(s):
+        return s.done
+
+
+def test_fairness_can_follow_the_requeue_result():
+    # After the first reconcile nothing is owed and no event is forced: it may wait forever.
+    (prop,) = explore(Poller).properties
+    assert prop.verdict.value == "violated"
+    last = Machine(Poller).plain(prop.trace.steps[-1].state)
+    assert last == {"requeue": False, "done": False, "budget": 0}
+    # With the event weakly fair too, the owed reconcile finishes the job.
+    assert verdicts(explore(Poller, fairness={"event": "weak"})) == {"finishes": "holds"}
