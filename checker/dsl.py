@@ -108,7 +108,7 @@ def action(fn=None, *, group: str | None = None, fair: str | None = None,
     `fair="weak"`: each binding, if enabled continuously, is eventually taken;
     `fair="strong"`: if enabled infinitely often, it is taken infinitely often.
     `fair_when=pred` restricts fairness to the steps taken from states where `pred(s)`
-    holds (TLA+ `WF(pred /\ A)`), e.g. a reconcile that is owed because the last one
+    holds (TLA+ `WF(pred and A)`), e.g. a reconcile that is owed because the last one
     asked to be requeued. Fairness only matters to liveness properties; a model file may
     add or remove it.
     """
