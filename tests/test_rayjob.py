@@ -173,3 +173,25 @@ def test_checked_in_traces_replay(model, name, length):
 
 def prop_fn(machine, name):
     return next(p.fn for p in machine.properties if p.name == name)
+
+
+def write_traces():
+    """Re-create examples/traces after a change of the spec's variables:
+    `python tests/test_rayjob.py` (writes compact ITF JSON)."""
+    import json
+    from checker.itf import to_itf
+    for (model, name), length in {**TRACES, **SLOW_TRACES}.items():
+        spec_model = load_model(model_path(model))
+        machine = spec_model.machine()
+        spec_model.options.properties = [name]
+        (p,) = ExplicitEngine(machine, spec_model.options).check().properties
+        assert len(p.trace.steps) - 1 == length, (model, name, len(p.trace.steps) - 1)
+        path = ROOT / "examples/traces" / model / f"{name}.itf.json"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        data = to_itf(machine, p.trace, property=name, kind=p.kind, verdict="violated",
+                      source=str(model_path(model).relative_to(ROOT)))
+        path.write_text(json.dumps(data, separators=(",", ":")) + "\n")
+
+
+if __name__ == "__main__":
+    write_traces()

@@ -82,7 +82,6 @@ class ApiServer(RayJobState):
 
     def _remove_rj(s):
         s._write_rj(None, EMPTY)
-        s.rj_removed = True
 
     def _user_or_owner_delete(s):
         """Delete(RayJob): with the finalizer it only gets a deletionTimestamp."""

@@ -106,6 +106,7 @@ class Operator(RayJobState):
         if s.rj.job_status not in TERMINAL and not s.stop_attempted:
             s.fin_wo_stop = True
         s._remove_rj()
+        s.finalizer_removed = True
         s._end(Result.REQUEUE)
         return True
 

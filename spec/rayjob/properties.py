@@ -186,7 +186,7 @@ class Properties(RayJobState):
 
     @reachable
     def w_deletion_finishes(s):
-        return s.rj_removed
+        return s.finalizer_removed
 
     @reachable
     def w_resume_completes(s):

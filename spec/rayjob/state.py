@@ -109,7 +109,7 @@ class RayJobState(Spec):
     lost_create: Ghost[bool] = False
     recovered: Ghost[bool] = False               # AlreadyExists after a lost create
     ttl_cleanup: Ghost[bool] = False
-    rj_removed: Ghost[bool] = False
+    finalizer_removed: Ghost[bool] = False       # a deletion went through the finalizer
     resumed: Ghost[bool] = False
 
     @initial
