@@ -21,6 +21,7 @@ MODEL_NAMES = ["rayjob"] + sorted(p.stem for p in (ROOT / "models/rayjob").glob(
 # These counterexamples are checked in under examples/traces/<model>/<property>.itf.json.
 TRACES = {
     ("rayjob", "p7_succeeded_not_failed"): 21,       # outage > 30 s after the submitter ended
+    ("stale_F1", "p7_succeeded_not_failed"): 23,     # 409s on a stale RayJob past 30 s
     ("net_F1", "p7_succeeded_not_failed"): 23,       # chkFailStart survives 404s: timeout
     ("submitter_F2", "p7_succeeded_not_failed"): 19,  # pod deaths fail a running job (#5100)
     ("happy_F0", "p5b_no_pod_overlap"): 28,          # Retrying waits for the CR, not its pods
