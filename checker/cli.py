@@ -41,6 +41,7 @@ def main():
     check-model models/rayjob.toml          check a model (same as `check ...`)
     check-model replay TRACE MODEL          re-validate a trace against a spec
     check-model show TRACE                  print a trace step by step
+    check-model certify CERT MODEL          re-check a proof certificate
     """
 
 
@@ -102,6 +103,12 @@ def check(model, consts, json_path, trace_dir, max_states, max_seconds, deadlock
                       verdict=p.verdict.value, source=str(model))
             p.trace_path = str(path)
     print_result(out, result)
+    for p in result.properties:
+        certificate = getattr(p, "certificate", None)      # a proof (pdr's invariant)
+        if certificate is not None:
+            path = certificate.write(trace_dir / m.name / f"{p.name}.cert.json")
+            out.print(f"{escape(p.name)}: {escape(p.reason or '')}, certificate {escape(str(path))}"
+                      f"  (check-model certify {escape(str(path))} {escape(str(model))})")
     if json_path:
         json_path.parent.mkdir(parents=True, exist_ok=True)
         json_path.write_text(json.dumps(result.to_json(), indent=1) + "\n")
@@ -125,6 +132,28 @@ def replay(trace, model):
         out.print(f"[green]ok[/]: {escape(f'{trace}: {report.message}')}")
         sys.exit(0)
     out.print(f"[red]diverges[/]: {escape(f'{trace}: {report.message}')}", soft_wrap=True)
+    sys.exit(1)
+
+
+@main.command()
+@click.argument("cert", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("model", type=click.Path(dir_okay=False, path_type=Path))
+def certify(cert, model):
+    """Re-check a proof certificate (an inductive invariant) against MODEL's spec."""
+    from .symbolic.certificate import Certificate, certify as check_certificate
+    out, err = console(), console(stderr=True)
+    try:
+        m = load_model(model)
+        m.engine = "pdr"
+        certificate = Certificate.read(cert)
+        failed = check_certificate(certificate, m.machine())
+    except CheckerError as e:
+        fail(err, e)
+    if not failed:
+        out.print(f"[green]certified[/]: {escape(certificate.property)} holds in every reachable "
+                  f"state (initiation, consecution and safety of the invariant re-checked)")
+        sys.exit(0)
+    out.print(f"[red]not certified[/]: {escape(', '.join(failed))} fails", soft_wrap=True)
     sys.exit(1)
 
 

@@ -13,8 +13,21 @@ from .results import RunResult, Stats
 
 Progress = Callable[[Stats], None]
 
+
+def _symbolic(module: str, cls: str) -> Callable[..., object]:
+    """A symbolic engine, imported (with z3) only when it is used."""
+    def make(machine, options, progress=None):
+        import importlib
+        return getattr(importlib.import_module(f"checker.symbolic.{module}"), cls)(
+            machine, options, progress)
+    return make
+
+
 ENGINES: dict[str, Callable[..., object]] = {
     "explicit": ExplicitEngine,
+    "bmc": _symbolic("bmc", "BMC"),             # bounded model checking: counterexamples
+    "kind": _symbolic("kind", "KInduction"),    # k-induction: proofs
+    "pdr": _symbolic("pdr", "PDR"),             # Z3 Spacer: proofs with an invariant
 }
 
 

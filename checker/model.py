@@ -20,8 +20,8 @@ from .machine import BindError, Machine
 from .results import Verdict
 
 
-_TOP = {"spec": str, "description": str, "constants": dict, "groups": dict, "fairness": dict,
-        "check": dict, "expect": dict}
+_TOP = {"spec": str, "description": str, "constants": dict, "symbolic": dict, "groups": dict,
+        "fairness": dict, "check": dict, "expect": dict}
 _CHECK = {"engine": str, "properties": list, "deadlock": bool, "max_states": int,
           "max_seconds": (int, float), "max_depth": int}
 
@@ -38,6 +38,7 @@ class Model:
     engine: str
     options: CheckOptions
     expect: dict[str, Verdict]
+    symbolic: dict[str, str] = dataclasses.field(default_factory=dict)   # name -> constraint
 
     @property
     def name(self) -> str:
@@ -49,11 +50,13 @@ class Model:
     def machine(self) -> Machine:
         """Bind the spec to this model's constants and groups."""
         try:
-            m = Machine(self.spec_cls, self.constants, self.groups, fairness=self.fairness)
+            m = Machine(self.spec_cls, self.constants, self.groups, symbolic=self.symbolic,
+                        fairness=self.fairness)
         except BindError as e:
             table = next((t for t, names in (("constants", self.constants), ("groups", self.groups),
                                              ("fairness", self.fairness)) if e.key in names), None)
             raise ModelError(str(e), self.where(table, e.key)) from None
+        self._check_symbolic(m)
         known = {p.name for p in m.properties} | {"deadlock"}
         for table, names in (("check", self.options.properties or []), ("expect", self.expect)):
             for name in names:
@@ -65,6 +68,22 @@ class Model:
             raise ModelError("[expect] deadlock needs deadlock = true in [check]",
                              self.where("expect", "deadlock"))
         return m
+
+    def _check_symbolic(self, m: Machine):
+        """Symbolic constants are for the symbolic engines, and must be int constants."""
+        for name, constraint in self.symbolic.items():
+            where = self.where("symbolic", name)
+            if name not in m.consts or type(m.consts[name].default) is not int:
+                ints = ", ".join(sorted(n for n, c in m.consts.items() if type(c.default) is int))
+                raise ModelError(f"[symbolic] {name}: not an int constant of the spec (its int "
+                                 f"constants: {ints or 'none'})", where)
+            if not isinstance(constraint, str):
+                raise ModelError(f'[symbolic] {name}: write the constraint as a string, e.g. '
+                                 f'{name} = ">= 0"', where)
+            if self.engine == "explicit":
+                raise ModelError(f"constant {name} is symbolic: the explicit engine needs a "
+                                 f"concrete value (set it in [constants] or with -D {name}=VALUE), "
+                                 f"or check with --engine bmc, kind or pdr", where)
 
 
 def locate(text: str, table: str | None, key: str | None) -> int:
@@ -132,8 +151,9 @@ def load_model(path: str | Path, overrides: dict[str, Any] | None = None) -> Mod
                            max_seconds=check.get("max_seconds"),
                            max_depth=check.get("max_depth"))
     spec_cls = import_spec(data["spec"], path, where(None, "spec"))
+    symbolic = {k: v for k, v in data.get("symbolic", {}).items() if k not in (overrides or {})}
     return Model(path, text, spec_cls, data.get("description", ""), constants, groups,
-                 data.get("fairness", {}), engine, options, expect)
+                 data.get("fairness", {}), engine, options, expect, symbolic)
 
 
 def _check_keys(table: dict, schema: dict, name: str | None, where):

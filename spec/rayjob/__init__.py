@@ -72,16 +72,23 @@ Abstractions and simplifications (each keeps the verdicts of the properties)
 * Identifiers are drawn "lowest unused" from pools of four: names are random and only
   their equality is observable, so this is a symmetry reduction; `s_model_bounds` checks
   that the pools were large enough.
-* RayCluster status Ready iff its head serves (S4); deletion of a CR is immediate (no
-  RayCluster finalizer, GCS FT clean-up not modelled), its pods linger until
-  `gc_cluster_pods`. A cluster re-created under a lingering name takes over the old pods
-  with an empty GCS (S11; matters only with hand deletion, which refutes the claims anyway).
-* The Job controller creates a pod with the Job (S12); the health-wait loop is the guard
-  "head serving" of `ray job status` (S6); at most one pod of a deleted Job lingers (S5).
-* Ray: the supervisor starts with the record (no crash window inside submit, ray #62766),
-  a stop is atomic (S15). Ray 2.60 fails an orphaned record lazily, on the next
-  agent-routed call (`lazy_ft_recovery`); the pinned Ray's monitor does it at once.
-* The head Service is read without staleness; its writes are crash points (S2).
+* RayCluster status Ready iff its head serves (S4): the operator reads nothing else of
+  it. Deleting a CR is immediate (no RayCluster finalizer: the GCS FT Redis clean-up is
+  not modelled); a finalizer would only make Retrying wait longer. Its pods linger until
+  `gc_cluster_pods`, which is what claim 5 is about. A cluster re-created under a
+  lingering name takes over the old pods with an empty GCS (S11; only hand deletion
+  re-creates a name, and it refutes the claims anyway).
+* The Job controller creates the first pod with the Job (S12): a slow pod start is the
+  same as a late first step. The health-wait loop is the guard "head serving" of
+  `ray job status` (S6): it only waits. At most one pod of a deleted Job lingers (S5): a
+  second needs a second Job deletion within the first's termination.
+* Ray: the supervisor starts with the record (S14; the crash window inside submit is a
+  Ray bug of its own, ray #62766, and put-if-absent still decides every duplicate); a stop
+  is atomic (S15; an effect racing the SIGTERM could only add refutations of claim 11,
+  already refuted). Ray 2.60 fails an orphaned record lazily, on the next agent-routed
+  call (`lazy_ft_recovery`); the pinned Ray's monitor does it at once (both modelled).
+* The head Service is read without staleness (S2): no decision but "create or repoint"
+  depends on it; its writes are crash points.
 * Validation always passes: the constants are valid KubeRay specs (ValidationFailed is
   absorbing and unrelated to the claims). Building the dashboard client never fails (S8).
 * One fault budget F counts faults and user interventions together, so a counterexample

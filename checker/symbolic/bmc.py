@@ -1,0 +1,42 @@
+"""Bounded model checking: unroll Next from Init, one step at a time, in one solver.
+
+Depth k is checked before depth k+1, so the first counterexample found is a shortest
+one, and its length is the explicit engine's BFS depth. No bad state up to the bound
+proves nothing beyond it: those properties stay `unknown`.
+"""
+from __future__ import annotations
+
+from .engine import Goal, SymbolicEngine, Unrolling
+
+
+def search(rel, goals: list[Goal], bound: int, engine=None, stats=None) -> dict:
+    """Goal name -> (depth, trace) for each goal reachable within `bound` steps."""
+    path, found = Unrolling(rel), {}
+    for k in range(bound + 1):
+        if k:
+            path.extend()
+        if stats is not None:
+            stats.depth = k
+        path.check_failures()
+        for g in goals:
+            if g.name not in found and path.reaches(g.bad):
+                found[g.name] = (k, path.trace())
+        if len(found) == len(goals) or (engine is not None and engine.out_of_time()):
+            break
+    return found
+
+
+class BMC(SymbolicEngine):
+    name = "bmc"
+
+    def decide(self, rel, goals, stats):
+        found = search(rel, goals, self.depth_bound, self, stats)
+        stopped = "time limit" if self.out_of_time() else f"depth {stats.depth}"
+        results = []
+        for g in goals:
+            if g.name in found:
+                results.append(g.found(found[g.name][1], "shortest"))
+            else:
+                what = "witness" if g.kind == "reachable" else "counterexample"
+                results.append(g.unknown(f"no {what} up to {stopped}"))
+        return results

@@ -1,0 +1,216 @@
+"""Paths through a Python function run on symbolic state: the decision oracle.
+
+Where Python needs a concrete value (`bool(x)`, `hash(x)`, `len(s)`, `choose(...)`), the
+running function asks the explorer, which answers from a decision prefix. `explore` runs
+the function once per feasible decision sequence (depth-first, by replay), asking the
+solver whether each new alternative is consistent with the path so far.
+"""
+from __future__ import annotations
+
+import dataclasses
+import sys
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+import z3
+
+from ..dsl import Disabled, Oracle, install_oracle
+from ..errors import SpecError
+
+MAX_PATHS = 20_000          # paths through one function before it counts as an explosion
+MAX_VALUES = 64             # values one symbolic term may take where Python needs one
+
+_CHECKER = Path(__file__).resolve().parent.parent
+
+
+class SymbolicError(SpecError):
+    """Code the symbolic engines cannot interpret (or only by an explosion of paths)."""
+
+    def __init__(self, message: str, where: str | None = None):
+        super().__init__(message, where or spec_line())
+
+
+def spec_line() -> str | None:
+    """'file:line' of the innermost running frame outside checker/: the spec's line."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        if _CHECKER not in Path(frame.f_code.co_filename).resolve().parents:
+            return f"{frame.f_code.co_filename}:{frame.f_lineno}"
+        frame = frame.f_back
+    return None
+
+
+@dataclasses.dataclass
+class _Decision:
+    options: list[tuple[Any, z3.BoolRef, bool]]    # (value, condition, shown as a choice)
+    taken: int = 0
+
+
+@dataclasses.dataclass
+class Run:
+    """One run: the decisions' conditions, the `choose` values, what the run gave, and
+    the failures met in the right operands of `and` / `or` on the way."""
+
+    conditions: list[z3.BoolRef]
+    choices: list
+    outcome: Any = None
+    enabled: bool = True
+    error: BaseException | None = None
+    failures: list[tuple[z3.BoolRef, BaseException]] = dataclasses.field(default_factory=list)
+
+    @property
+    def condition(self) -> z3.BoolRef:
+        return z3.And(self.conditions)
+
+
+class Explorer(Oracle):
+    """Answers decisions on symbolic values and `choose`, path by path."""
+
+    def __init__(self, solver: z3.Solver):
+        self.solver = solver
+        self.trail: list[_Decision] = []
+        self.depth = 0
+        self.conditions: list[z3.BoolRef] = []
+        self.guards: list[z3.BoolRef] = []
+        self.failures: list[tuple[z3.BoolRef, BaseException]] = []
+        self.choices: list = []
+
+    # ------------------------------------------------------------ decisions
+
+    def _decide(self, options: Callable[[], list[tuple[Any, z3.BoolRef, bool]]]):
+        """The value of the next decision: replayed from the trail, or the first option."""
+        if self.depth == len(self.trail):
+            found = options()
+            if not found:
+                raise _Infeasible
+            self.trail.append(_Decision(found))
+        decision = self.trail[self.depth]
+        self.depth += 1
+        value, condition, shown = decision.options[decision.taken]
+        if not z3.is_true(condition):
+            self.conditions.append(z3.Implies(z3.And(self.guards), condition) if self.guards
+                                   else condition)
+        if shown:
+            self.choices.append(value)
+        return value
+
+    def feasible(self, condition: z3.BoolRef) -> bool:
+        return self.solver.check(*self.conditions, *self.guards, condition) != z3.unsat
+
+    def guarded(self, guard: z3.BoolRef, thunk: Callable[[], Any]) -> Any:
+        """`thunk()` evaluated only for the states where `guard` holds (the right operand
+        of `and`): its decisions bind only there, and if it raises (or disables the
+        action) there, that is recorded and the path goes on where `guard` is false."""
+        if not self.feasible(guard):
+            return DEAD
+        self.guards.append(guard)
+        try:
+            return thunk()
+        except (_Infeasible, SymbolicError):
+            raise
+        except (Exception, Disabled) as e:
+            context = z3.And(*self.conditions, *self.guards)
+            if not isinstance(e, Disabled):
+                self.failures.append((context, e))
+        finally:
+            self.guards.pop()
+        self.conditions.append(z3.Not(guard))
+        if not self.feasible(z3.BoolVal(True)):
+            raise _Infeasible
+        return DEAD
+
+    def branch(self, condition: z3.BoolRef) -> bool:
+        """Python needs the truth of `condition`: each feasible side is one path."""
+        def options():
+            c = z3.simplify(condition)
+            if z3.is_true(c) or z3.is_false(c):
+                return [(z3.is_true(c), z3.BoolVal(True), False)]
+            return [(v, cv, False) for v, cv in ((True, c), (False, z3.Not(c)))
+                    if self.feasible(cv)]
+        return self._decide(options)
+
+    def value(self, term: z3.ExprRef) -> Any:
+        """Python needs one value of `term` (an index, a hash, a length): each is a path."""
+        def options():
+            found, blocked = [], self.conditions + self.guards
+            while self.solver.check(*blocked) == z3.sat:
+                v = self.solver.model().eval(term, model_completion=True)
+                if len(found) == MAX_VALUES:
+                    raise SymbolicError(f"{term} takes more than {MAX_VALUES} values here, and "
+                                        f"Python needs one: each would be a path of its own")
+                found.append(v)
+                blocked.append(term != v)
+            return [(_python(v), term == v, False) for v in found]
+        return self._decide(options)
+
+    def pick(self, options: list[tuple[Any, z3.BoolRef]]) -> Any:
+        """`choose` among (value, condition) pairs: each feasible one is a path."""
+        return self._decide(lambda: [(v, c, True) for v, c in options
+                                     if z3.is_true(c) or self.feasible(c)])
+
+    def choose(self, domain):
+        from .containers import choices_of
+        options = choices_of(domain, self.env)
+        if not options:
+            raise Disabled
+        return self.pick(options)
+
+    # ------------------------------------------------------------ running
+
+    def explore(self, run: Callable[[], Any], what: str, env: dict,
+                where: str | None = None) -> Iterator[Run]:
+        """Every feasible, enabled path of `run()`; a spec's exception ends its path as an
+        error (a proof obligation: it matters only if some reachable state takes that path)."""
+        self.env = env
+        self.trail = []
+        previous = install_oracle(self)
+        _active.append(self)
+        try:
+            for count in range(MAX_PATHS + 1):
+                if count == MAX_PATHS:
+                    raise SymbolicError(f"{what} has more than {MAX_PATHS} paths: a loop over a "
+                                        f"symbolic set or a lookup keyed by a symbolic value "
+                                        f"multiplies them", where)
+                self.depth, self.conditions, self.choices, self.failures = 0, [], [], []
+                path = Run(self.conditions, self.choices, failures=self.failures)
+                try:
+                    path.outcome = run()
+                except (_Infeasible, Disabled):
+                    path.enabled = False
+                except SymbolicError:
+                    raise
+                except Exception as e:
+                    path.error = e
+                if path.enabled or path.failures:
+                    yield path
+                del self.trail[self.depth:]
+                while self.trail and self.trail[-1].taken + 1 == len(self.trail[-1].options):
+                    self.trail.pop()
+                if not self.trail:
+                    return
+                self.trail[-1].taken += 1
+        finally:
+            _active.pop()
+            install_oracle(previous)
+
+
+class _Infeasible(Exception):
+    """No alternative of a decision is consistent with the path (a dead branch)."""
+
+
+_active: list[Explorer] = []
+DEAD = object()         # what `guarded` returns when the guarded world raised or is empty
+
+
+def explorer() -> Explorer:
+    if not _active:
+        raise SymbolicError("a symbolic value was used outside a symbolic run")
+    return _active[-1]
+
+
+def _python(v: z3.ExprRef):
+    if z3.is_int_value(v):
+        return v.as_long()
+    if z3.is_true(v) or z3.is_false(v):
+        return z3.is_true(v)
+    raise SymbolicError(f"cannot turn {v} into a Python value")

@@ -1,0 +1,51 @@
+"""PDR / IC3 with Z3's Spacer, over constrained Horn clauses:
+
+    Inv(x)  <-  Valid(x) /\\ Init(x)
+    Inv(x') <-  Inv(x) /\\ Next(x, x') /\\ Valid(x')
+    false   <-  Inv(x) /\\ (Bad(x) \\/ Fail(x))
+
+Unsatisfiable means no bad state is reachable, and Spacer's solution for Inv is an
+inductive invariant: the proof, kept as a certificate that `check-model certify`
+re-checks. Satisfiable means one is reachable: BMC then finds the shortest trace.
+"""
+from __future__ import annotations
+
+import z3
+
+from .bmc import search
+from .certificate import Certificate
+from .engine import SymbolicEngine
+
+
+class PDR(SymbolicEngine):
+    name = "pdr"
+
+    def decide(self, rel, goals, stats):
+        return [self._one(rel, g) for g in goals]
+
+    def _one(self, rel, goal):
+        args = rel.flat + list(rel.params.values())
+        inv = z3.Function("Inv", *[a.sort() for a in args], z3.BoolSort())
+        xs2 = rel.copy("next")
+        fp = z3.Fixedpoint()
+        fp.set(engine="spacer")
+        if self.options.max_seconds:
+            fp.set(timeout=int(self.options.max_seconds * 1000))
+        fp.register_relation(inv)
+        fp.declare_var(*args, *xs2)
+        fp.rule(inv(*args), z3.And(rel.valid, rel.is_initial(rel.flat)))
+        fp.rule(inv(*xs2, *rel.params.values()),
+                z3.And(inv(*args), rel.next(xs2), rel.rename(rel.valid, xs2)))
+        answer = fp.query(z3.And(inv(*args), z3.Or(goal.bad, rel.failing())))
+        if answer == z3.unsat:
+            invariant = z3.substitute_vars(fp.get_cover_delta(-1, inv), *args)
+            cert = Certificate.of(rel, goal, invariant)
+            return goal.excluded(f"inductive invariant of {cert.size} clauses", certificate=cert)
+        if answer == z3.sat:
+            found = search(rel, [goal], self.depth_bound, self)
+            if goal.name in found:
+                return goal.found(found[goal.name][1], "shortest")
+            what = "witness" if goal.kind == "reachable" else "counterexample"
+            return goal.found(None, f"PDR: a {what} exists, longer than depth "
+                                    f"{self.depth_bound}; no trace for it")
+        return goal.unknown(f"Spacer gave up: {fp.reason_unknown()}")

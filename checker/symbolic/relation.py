@@ -1,0 +1,239 @@
+"""A spec as formulas: Init(x), Next(x, x'), each property P(x), and what may go wrong.
+
+Every function is the spec's own, run on symbolic state (see `paths`): the initializer
+gives Init, each binding's feasible paths give the disjuncts of Next, each property its
+formula. A path that raises, or writes a value outside its domain, is not a run-time
+error here: it is a failure, `Fail(x)`, an error only if a reachable state takes it —
+which BMC and the provers check like any other property.
+"""
+from __future__ import annotations
+
+import dataclasses
+import re
+
+import z3
+
+from ..domains import Fill, OutOfDomain
+from ..dsl import spec_members
+from ..errors import DomainError, SpecError, user_frame, where_defined
+from ..machine import MISSING, Binding, Machine
+from .paths import Explorer
+from .rewrite import Compiler
+from .shapes import shape_of
+from .terms import SInt, bool_term
+
+
+@dataclasses.dataclass
+class Step:
+    """One path of one binding: enabled where `guard`, leading to the leaves `next`."""
+
+    binding: Binding | None
+    choices: tuple
+    guard: z3.BoolRef
+    next: list
+
+
+@dataclasses.dataclass
+class Failure:
+    """A path that raises or leaves its domain: a spec error if some reachable state takes it."""
+
+    condition: z3.BoolRef
+    message: str
+    where: str | None
+
+
+class Relation:
+    """The symbolic reading of a Machine (one per engine run)."""
+
+    def __init__(self, machine: Machine):
+        self.machine = m = machine
+        self.params = {name: z3.Int(name) for name in m.symbolic}
+        self.env = {**m.env, **{name: SInt(t) for name, t in self.params.items()}}
+        self.shapes = [shape_of(v.declared if self.params else v.domain, self.env)
+                       for v in m.variables]
+        self.x = [s.fresh(v.name) for s, v in zip(self.shapes, m.variables)]
+        self.flat = [leaf for leaves in self.x for leaf in leaves]
+        self.assumptions = z3.And([parse_constraint(name, text, self.params[name])
+                                   for name, text in m.symbolic.items()])
+        self.domains = z3.And([s.valid(leaves) for s, leaves in zip(self.shapes, self.x)])
+        self.solver = z3.Solver()
+        self.solver.add(self.domains, self.assumptions)
+        self.compiler = Compiler()
+        self.scratch_cls = self._scratch_class()
+        self.failures: list[Failure] = []
+        self._seen: set = set()
+        self.steps = [step for b in m.bindings for step in self._binding_steps(b)]
+        self.init = self._init()
+        self.constraint = z3.And([self.formula(c, "constraint") for c in m.constraints])
+        self.valid = z3.And(self.domains, self.assumptions, self.constraint)
+
+    # ------------------------------------------------------------ running the spec
+
+    def _scratch_class(self):
+        """A subclass of the spec with one slot per variable and recompiled methods."""
+        spec = self.machine.spec_cls
+        names = [v.name for v in self.machine.variables]
+        members = {n: self.compiler.member(v) for n, v in spec_members(spec).items()
+                   if not n.startswith("__") and n not in names}
+        return type(f"{spec.__name__}Symbolic", (spec,),
+                    {**members, **self.env, "__slots__": tuple(names)})
+
+    def view(self, leaves_per_var=None):
+        """A scratch state whose variables are views of the given leaves (default: x)."""
+        sc = self.scratch_cls.__new__(self.scratch_cls)
+        for v, shape, leaves in zip(self.machine.variables, self.shapes, leaves_per_var or self.x):
+            setattr(sc, v.name, shape.view(leaves))
+        return sc
+
+    def _next(self, sc, label) -> list:
+        """The leaves of what the action left in the scratch; outside a domain, an error."""
+        leaves = []
+        for v, shape in zip(self.machine.variables, self.shapes):
+            value = getattr(sc, v.name, MISSING)
+            if value is MISSING:
+                raise SpecError(f"{label}: variable {v.name} has no value", self.machine.where)
+            try:
+                leaves += shape.flatten(value)
+            except OutOfDomain as e:
+                raise DomainError(f"{label} wrote {v.name}, outside its domain {v.domain} ({e})",
+                                  self.machine.where) from None
+        return leaves
+
+    def _paths(self, fn, args, label, setup, finish):
+        """(path, finish(scratch)) for each feasible path of `fn(scratch, *args)`."""
+        fn = self.compiler.function(fn)
+
+        def run():
+            sc = setup()
+            outcome = fn(sc, *args)
+            return finish(sc, outcome)
+        for path in Explorer(self.solver).explore(run, label, self.env, where_defined(fn)):
+            for condition, e in path.failures:
+                self.fail(condition, *self._explain(e, label))
+            if path.error is not None:
+                self.fail(path.condition, *self._explain(path.error, label))
+            elif path.enabled:
+                yield path
+
+    def _explain(self, e: BaseException, label: str) -> tuple[str, str | None]:
+        if isinstance(e, SpecError):
+            return e.message, e.where
+        return f"{label} raised {type(e).__name__}: {e}", user_frame(e) or self.machine.where
+
+    def fail(self, condition, message, where):
+        key = (message, condition.hash())
+        if key not in self._seen and self.solver.check(condition) != z3.unsat:
+            self._seen.add(key)
+            self.failures.append(Failure(condition, message, where))
+
+    def _steps(self, fn, args, label, binding, setup):
+        """Steps of one function; values outside their domains split off as failures."""
+        for path in self._paths(fn, args, label, setup, lambda sc, _: self._next(sc, label)):
+            cond, nxt = path.condition, [z3.simplify(t) for t in path.outcome]
+            inside = z3.simplify(z3.And([s.valid(part) for s, part, old in
+                                         zip(self.shapes, self.split(nxt), self.x)
+                                         if not all(map(z3.eq, part, old))]))
+            if not z3.is_true(inside):
+                self.fail(z3.And(cond, z3.Not(inside)),
+                          f"{label} writes a value outside its variable's domain", self.machine.where)
+            yield Step(binding, path.choices, z3.simplify(z3.And(cond, inside)), nxt)
+
+    def _binding_steps(self, b: Binding):
+        return self._steps(b.fn, b.args, b.label, b, self.view)
+
+    def _init(self) -> list[Step]:
+        """Initial states: the defaults, then the @initial method with its choices."""
+        m = self.machine
+        defaults = []
+        for v, shape in zip(m.variables, self.shapes):
+            d = v.default.build(v.domain) if isinstance(v.default, Fill) else v.default
+            try:
+                defaults.append(MISSING if d is MISSING else shape.flatten(d))
+            except OutOfDomain as e:
+                raise DomainError(f"initial value of {v.name} is outside its domain "
+                                  f"{v.domain}: {e}", m.where) from None
+
+        def setup():
+            sc = self.scratch_cls.__new__(self.scratch_cls)
+            for v, shape, leaves in zip(m.variables, self.shapes, defaults):
+                if leaves is not MISSING:
+                    setattr(sc, v.name, shape.view(leaves))
+            return sc
+        if m.initializer is None:
+            return [Step(None, (), z3.BoolVal(True), self._next(setup(), "initial"))]
+        return list(self._steps(m.initializer, (), "initial", None, setup))
+
+    def formula(self, fn, what) -> z3.BoolRef:
+        """`fn(s)` (a property, constraint, ...) as a formula over x."""
+        def truth(sc, outcome):
+            term = bool_term(outcome)
+            return z3.BoolVal(bool(outcome)) if term is None else term
+        return z3.Or([z3.And(p.condition, p.outcome)
+                      for p in self._paths(fn, (), what, self.view, truth)])
+
+    # ------------------------------------------------------------ formulas
+
+    def split(self, flat) -> list[list]:
+        out, at = [], 0
+        for s in self.shapes:
+            out.append(flat[at:at + s.width])
+            at += s.width
+        return out
+
+    def is_initial(self, xs) -> z3.BoolRef:
+        return z3.Or([z3.And(s.guard, *_equal(xs, s.next)) for s in self.init])
+
+    def next(self, xs2, which: z3.ArithRef | None = None) -> z3.BoolRef:
+        """Next(x, xs2); with `which`, also which step (its index in `steps`) was taken."""
+        return z3.Or([z3.And(([which == i] if which is not None else []) + [s.guard] +
+                             _equal(xs2, s.next))
+                      for i, s in enumerate(self.steps)])
+
+    def failing(self) -> z3.BoolRef:
+        return z3.Or([f.condition for f in self.failures])
+
+    def enabled(self) -> z3.BoolRef:
+        return z3.Or([s.guard for s in self.steps] + [f.condition for f in self.failures])
+
+    def deadlocked(self) -> z3.BoolRef:
+        terminal = [self.formula(t, "terminal") for t in self.machine.terminals]
+        return z3.And(z3.Not(self.enabled()), z3.Not(z3.Or(terminal)))
+
+    def copy(self, tag: str) -> list:
+        """Fresh leaves for another state (step `tag` of a path)."""
+        return [z3.Const(f"{leaf}@{tag}", leaf.sort()) for leaf in self.flat]
+
+    def rename(self, formula, xs):
+        """`formula` over x, with x := xs."""
+        pairs = list(zip(self.flat, xs))
+        return z3.substitute(formula, *pairs) if pairs else formula
+
+    def decode(self, model: z3.ModelRef, xs) -> tuple:
+        """The state code (as the explicit engine encodes it) of leaves xs in `model`."""
+        values = [model.eval(leaf, model_completion=True) for leaf in xs]
+        return tuple(v.domain.encode(shape.decode(part)) for v, shape, part in
+                     zip(self.machine.variables, self.shapes, self.split(values)))
+
+
+def _equal(xs, terms) -> list:
+    return [a == b for a, b in zip(xs, terms)]
+
+
+_BOUND = re.compile(r"\s*(>=|<=|==|!=|>|<)\s*(-?\d+)\s*")
+
+
+def parse_constraint(name: str, text: str, term: z3.ArithRef) -> z3.BoolRef:
+    """'>= 0', '>= 1 and <= 5', 'any': the constraint on a symbolic constant."""
+    if text.strip() == "any":
+        return z3.BoolVal(True)
+    parts = re.split(r"\band\b|,", text)
+    conds = []
+    for part in parts:
+        found = _BOUND.fullmatch(part)
+        if not found:
+            raise ValueError(f"symbolic constant {name}: cannot read {part.strip()!r}; write "
+                             f"comparisons such as \">= 0\" or \">= 1 and <= 5\", or \"any\"")
+        op, bound = found.group(1), int(found.group(2))
+        conds.append({">=": term >= bound, "<=": term <= bound, "==": term == bound,
+                      "!=": term != bound, ">": term > bound, "<": term < bound}[op])
+    return z3.And(conds)

@@ -1,0 +1,293 @@
+"""Recompile a spec's functions so that `is` and `match` cannot silently mislead, and
+so that boolean expressions build one formula instead of forking paths.
+
+Python evaluates `x is None` and `x is Color.RED` by identity, which a symbolic value
+never has: the answer would be a silent, wrong False. Every function the symbolic
+engine runs (actions, properties, the spec's helpers and the plain functions of the
+spec's modules they call) is recompiled from its source with `a is b` turned into
+`_sym_is(a, b)`: identity where nothing is symbolic, value equality against the
+singletons None, True, False and enum members (which is what identity means there),
+and an error naming the line otherwise. A `match` on a symbolic subject is an error too
+(class patterns test the wrapper's type, `case None` tests identity).
+
+`a and b`, `a or b`, `not a`, `all(...)`, `any(...)`, `min(...)` and `max(...)` on
+symbolic values become one term, `And(a, b)` and so on, rather than one path per
+operand: the right operand is evaluated only for the states where Python would
+evaluate it (`Explorer.guarded`). Without this, `all(x is None or ... for x in q)` over a
+few fields multiplies paths into the tens of thousands.
+"""
+from __future__ import annotations
+
+import ast
+import enum
+import inspect
+import sysconfig
+import textwrap
+import types
+from pathlib import Path
+
+import z3
+
+from ..fastpath import _strip_annotations
+from .paths import DEAD, SymbolicError, explorer
+from .terms import SBool, SEnum, SInt, SOption, bool_term, eq, int_term, is_symbolic
+
+_SKIP = (Path(__file__).resolve().parent.parent, Path(sysconfig.get_paths()["purelib"]).resolve(),
+         Path(sysconfig.get_paths()["stdlib"]).resolve())
+
+
+def _singleton_valued(x) -> bool:
+    """Is every value `x` may take a singleton (None, a bool, an enum member)? Then
+    identity is equality."""
+    if isinstance(x, SOption):
+        return _singleton_valued(x.inner)
+    return isinstance(x, (SBool, SEnum)) or x is None or type(x) is bool or \
+        (isinstance(x, enum.Enum) and not is_symbolic(x))
+
+
+def _sym_is(a, b, where):
+    if not (is_symbolic(a) or is_symbolic(b)):
+        return a is b
+    if _singleton_valued(a) or _singleton_valued(b):
+        return SBool(eq(a, b))
+    raise SymbolicError("`is` between values that are symbolic here compares identity, "
+                        "which a symbolic value has none of; use ==", where)
+
+
+def _sym_is_not(a, b, where):
+    result = _sym_is(a, b, where)
+    return SBool(z3.Not(result.term)) if isinstance(result, SBool) else not result
+
+
+def _sym_match(subject, where):
+    if is_symbolic(subject):
+        raise SymbolicError("`match` on a value that is symbolic here: class and None patterns "
+                            "test identity and type, not value; use if/elif with ==", where)
+    return subject
+
+
+def _sym_in(x, container):
+    """`x in container` as one term: a symbolic set's membership, or x equal to some item."""
+    if hasattr(container, "_member"):
+        return SBool(container._member(x))
+    if isinstance(container, (tuple, list, set, frozenset)) and \
+            (is_symbolic(x) or any(map(is_symbolic, container))):
+        return SBool(z3.Or([eq(x, item) for item in container]))
+    return x in container
+
+
+def _sym_not_in(x, container):
+    return _sym_not(_sym_in(x, container))
+
+
+def _sym_len(x):
+    """`len` of a symbolic set is a term (its number of members), not a fork per size."""
+    return x.size() if hasattr(x, "size") else len(x)
+
+
+def _sym_count(sequence, x):
+    """`q.count(x)` of a tuple or list as one term."""
+    if isinstance(sequence, (tuple, list)) and (is_symbolic(x) or any(map(is_symbolic, sequence))):
+        return SInt(z3.Sum([z3.If(eq(item, x), 1, 0) for item in sequence]))
+    return sequence.count(x)
+
+
+def _sym_and(*thunks):
+    return _merge(thunks, z3.And, lambda g: g)
+
+
+def _sym_or(*thunks):
+    return _merge(thunks, z3.Or, z3.Not)
+
+
+def _merge(thunks, combine, guard_of):
+    """Python's `and` / `or` over thunks; boolean symbolic operands merge into one term."""
+    value = thunks[0]()
+    for thunk in thunks[1:]:
+        if not isinstance(value, SBool):
+            if bool(value) is (combine is z3.Or):
+                return value
+            value = thunk()
+            continue
+        rest = explorer().guarded(guard_of(value.term), thunk)
+        if rest is DEAD:
+            return value                # only the states where `value` decides are left
+        term = bool_term(rest)
+        if term is None:                # not a boolean: Python picks one operand, so do we
+            return value if bool(value) is (combine is z3.Or) else rest
+        value = SBool(combine(value.term, term))
+    return value
+
+
+def _sym_not(value):
+    return SBool(z3.Not(value.term)) if isinstance(value, SBool) else not value
+
+
+def _sym_all(iterable):
+    return _fold(iterable, z3.And, lambda terms: z3.And(terms))
+
+
+def _sym_any(iterable):
+    return _fold(iterable, z3.Or, lambda terms: z3.Not(z3.Or(terms)))
+
+
+def _fold(iterable, combine, guard_of):
+    """all / any: later items are evaluated only where the earlier ones did not decide."""
+    it, terms, stop = iter(iterable), [], object()
+
+    def truth():
+        item = next(it, stop)
+        if item is stop:
+            return stop
+        term = bool_term(item)
+        return z3.BoolVal(bool(item)) if term is None else term
+    while True:
+        term = explorer().guarded(guard_of(terms), truth) if terms else truth()
+        if term is stop or term is DEAD:
+            return SBool(combine(terms)) if terms else combine is z3.And
+        terms.append(term)
+
+
+def _sym_extreme(pick, builtin):
+    def extreme(*args, **kw):
+        values = list(args[0]) if len(args) == 1 else list(args)
+        terms = [int_term(v) for v in values]
+        if kw or not values or None in terms or not any(isinstance(v, SInt) for v in values):
+            return builtin(*args, **kw)
+        best = terms[0]
+        for t in terms[1:]:
+            best = z3.If(pick(t, best), t, best)
+        return SInt(best)
+    return extreme
+
+
+_sym_min = _sym_extreme(lambda a, b: a < b, min)
+_sym_max = _sym_extreme(lambda a, b: a > b, max)
+_HELPERS = dict(_sym_is=_sym_is, _sym_is_not=_sym_is_not, _sym_match=_sym_match,
+                _sym_in=_sym_in, _sym_not_in=_sym_not_in, _sym_len=_sym_len,
+                _sym_count=_sym_count,
+                _sym_and=_sym_and, _sym_or=_sym_or, _sym_not=_sym_not, _sym_all=_sym_all,
+                _sym_any=_sym_any, _sym_min=_sym_min, _sym_max=_sym_max)
+_BUILTINS = {"all": "_sym_all", "any": "_sym_any", "min": "_sym_min", "max": "_sym_max",
+             "len": "_sym_len"}
+
+
+def _thunk(node):
+    return ast.Lambda(ast.arguments([], [], None, [], [], None, []), node)
+
+
+class _Rewrite(ast.NodeTransformer):
+    def __init__(self, filename):
+        self.filename = filename
+
+    def _where(self, node):
+        return ast.Constant(f"{self.filename}:{node.lineno}")
+
+    _HELPER = {ast.Is: "_sym_is", ast.IsNot: "_sym_is_not", ast.In: "_sym_in",
+               ast.NotIn: "_sym_not_in"}
+
+    def visit_Compare(self, node):
+        self.generic_visit(node)
+        if len(node.ops) > 1 and any(isinstance(op, (ast.Is, ast.IsNot)) for op in node.ops):
+            raise SymbolicError("chained comparison with `is`: split it so the symbolic "
+                                "engines can read it", f"{self.filename}:{node.lineno}")
+        if len(node.ops) > 1 or type(node.ops[0]) not in self._HELPER:
+            return node
+        helper = self._HELPER[type(node.ops[0])]
+        args = [node.left, node.comparators[0]]
+        if isinstance(node.ops[0], (ast.Is, ast.IsNot)):
+            args.append(self._where(node))
+        return ast.copy_location(ast.Call(ast.Name(helper, ast.Load()), args, []), node)
+
+    def visit_BoolOp(self, node):
+        self.generic_visit(node)
+        helper = "_sym_and" if isinstance(node.op, ast.And) else "_sym_or"
+        return ast.copy_location(ast.Call(ast.Name(helper, ast.Load()),
+                                          [_thunk(v) for v in node.values], []), node)
+
+    def visit_UnaryOp(self, node):
+        self.generic_visit(node)
+        if not isinstance(node.op, ast.Not):
+            return node
+        return ast.copy_location(ast.Call(ast.Name("_sym_not", ast.Load()), [node.operand], []),
+                                 node)
+
+    def visit_Call(self, node):
+        self.generic_visit(node)
+        if isinstance(node.func, ast.Name) and node.func.id in _BUILTINS:
+            node.func = ast.copy_location(ast.Name(_BUILTINS[node.func.id], ast.Load()), node.func)
+        elif isinstance(node.func, ast.Attribute) and node.func.attr == "count" and \
+                len(node.args) == 1 and not node.keywords:
+            node = ast.copy_location(ast.Call(ast.Name("_sym_count", ast.Load()),
+                                              [node.func.value, node.args[0]], []), node)
+        return node
+
+    def visit_Match(self, node):
+        self.generic_visit(node)
+        node.subject = ast.copy_location(ast.Call(ast.Name("_sym_match", ast.Load()),
+                                                  [node.subject, self._where(node)], []), node)
+        return node
+
+
+class Compiler:
+    """Recompiled functions, memoised; each user module gets one shadow namespace."""
+
+    def __init__(self):
+        self.done: dict[object, object] = {}
+        self.shadows: dict[int, dict] = {}
+
+    def function(self, fn):
+        """`fn` recompiled (or `fn` itself if it is not the spec's own code)."""
+        if fn in self.done:
+            return self.done[fn]
+        self.done[fn] = fn
+        if not _user_function(fn):
+            return fn
+        try:
+            lines, first = inspect.getsourcelines(fn)
+            filename = inspect.getsourcefile(fn)
+        except (OSError, TypeError):
+            return fn
+        tree = ast.parse(textwrap.dedent("".join(lines)))
+        fdef = tree.body[0]
+        if not isinstance(fdef, ast.FunctionDef):
+            return fn
+        ast.increment_lineno(tree, first - 1)
+        fdef.decorator_list = []
+        fdef.args = _strip_annotations(fdef.args)
+        tree = ast.fix_missing_locations(_Rewrite(filename).visit(tree))
+        scratch: dict = {}
+        exec(compile(tree, filename, "exec"), self._shadow(fn.__globals__), scratch)
+        made = scratch[fdef.name]
+        made.__defaults__, made.__kwdefaults__ = fn.__defaults__, fn.__kwdefaults__
+        self.done[fn] = made
+        return made
+
+    def _shadow(self, module_globals: dict) -> dict:
+        """A copy of a module's namespace whose user functions are recompiled too."""
+        key = id(module_globals)
+        if key not in self.shadows:
+            shadow = self.shadows[key] = dict(module_globals)
+            shadow.update(_HELPERS)
+            for name, value in module_globals.items():
+                if isinstance(value, types.FunctionType):
+                    shadow[name] = self.function(value)
+        return self.shadows[key]
+
+    def member(self, value):
+        """A spec class attribute, with functions recompiled."""
+        if isinstance(value, types.FunctionType):
+            return self.function(value)
+        if isinstance(value, (staticmethod, classmethod)):
+            return type(value)(self.member(value.__func__))
+        if isinstance(value, property):
+            return property(*(f and self.member(f) for f in (value.fget, value.fset, value.fdel)))
+        return value
+
+
+def _user_function(fn) -> bool:
+    if not isinstance(fn, types.FunctionType) or fn.__code__.co_freevars:
+        return False
+    path = Path(fn.__code__.co_filename).resolve()
+    return path.is_file() and not any(root == path or root in path.parents for root in _SKIP)
+

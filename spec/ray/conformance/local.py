@@ -1,0 +1,167 @@
+"""A local Ray head and a Redis, started and stopped by pid, bound to 127.0.0.1.
+
+`ray stop` would stop every Ray on the machine, so the head runs as `ray start --block`
+in a session of its own and is stopped by signalling exactly the processes of that
+session and their descendants (job entrypoints run in sessions of their own). Ray
+rewrites `--node-ip-address=127.0.0.1` to the host address for the GCS and raylet
+(ray-observed.md §4.1); the dashboard and Redis bind 127.0.0.1.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import time
+import urllib.request
+from pathlib import Path
+
+ENV = {"RAY_USAGE_STATS_ENABLED": "0"}
+PORT_NAMES = ("port", "dashboard-port", "ray-client-server-port", "dashboard-agent-listen-port",
+              "dashboard-agent-grpc-port", "runtime-env-agent-port", "metrics-export-port",
+              "node-manager-port", "object-manager-port")
+
+
+class StartError(RuntimeError):
+    """Ray or Redis could not be started here: the conformance run fails loudly."""
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _tree(root: int) -> list[int]:
+    """Pids of the session led by `root` and of every descendant of its processes."""
+    procs = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            procs[int(entry.name)] = (int(fields[1]), int(fields[3]))     # ppid, session
+    found = {p for p, (_, sid) in procs.items() if sid == root}
+    grew = True
+    while grew:
+        more = {p for p, (ppid, _) in procs.items() if ppid in found} - found
+        found |= more
+        grew = bool(more)
+    return sorted(found)
+
+
+def stop_tree(root: int, force: bool, grace: float = 10.0) -> None:
+    """SIGTERM (or SIGKILL) every process of `root`'s tree; SIGKILL what outlives `grace`."""
+    end = time.monotonic() + grace
+    sig = signal.SIGKILL if force else signal.SIGTERM
+    known: set[int] = set()                 # orphans reparent to init: keep every pid seen
+    while pids := [p for p in known.union(_tree(root)) if _alive(p)]:
+        known.update(pids)
+        for p in pids:
+            try:
+                os.kill(p, sig)
+            except ProcessLookupError:
+                pass
+        if time.monotonic() > end:
+            sig = signal.SIGKILL
+        time.sleep(0.2)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+class Redis:
+    """`redis-server` on 127.0.0.1, no persistence: the GCS's external storage."""
+
+    def __init__(self, workdir: Path):
+        self.dir, self.port, self.proc = workdir, free_port(), None
+
+    def start(self):
+        exe = shutil.which("redis-server")
+        if exe is None:
+            raise StartError("redis-server not found (apt-get install -y redis-server)")
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self.proc = subprocess.Popen(
+            [exe, "--bind", "127.0.0.1", "--port", str(self.port), "--save", "",
+             "--appendonly", "no", "--dir", str(self.dir)],
+            stdout=open(self.dir / "redis.log", "w"), stderr=subprocess.STDOUT)
+        end = time.monotonic() + 20
+        while time.monotonic() < end:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), 0.5).close()
+                return
+            except OSError:
+                if self.proc.poll() is not None:
+                    break
+                time.sleep(0.1)
+        self.stop()
+        raise StartError(f"redis-server did not start (see {self.dir / 'redis.log'})")
+
+    def stop(self):
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.proc = None
+
+
+class LocalRay:
+    """A Ray head on fixed free ports, so its dashboard address survives restarts."""
+
+    def __init__(self, workdir: Path, redis: Redis | None = None, start_timeout: float = 90):
+        self.dir, self.redis, self.start_timeout = workdir, redis, start_timeout
+        self.ports = {name: free_port() for name in PORT_NAMES}
+        self.address = f"http://127.0.0.1:{self.ports['dashboard-port']}"
+        self.proc: subprocess.Popen | None = None
+        self.starts = 0
+
+    def start(self):
+        """Start the head and wait until its dashboard says the GCS is healthy."""
+        self.dir.mkdir(parents=True, exist_ok=True)
+        env = dict(os.environ, **ENV)
+        if self.redis is not None:
+            env.update(RAY_REDIS_ADDRESS=f"127.0.0.1:{self.redis.port}",
+                       RAY_external_storage_namespace="conformance")
+        worker = free_port()
+        cmd = ["ray", "start", "--head", "--block", "--num-cpus=2", "--disable-usage-stats",
+               "--node-ip-address=127.0.0.1", "--dashboard-host=127.0.0.1",
+               "--include-dashboard=true", f"--temp-dir={self.dir / 'ray'}",
+               f"--min-worker-port={worker}", f"--max-worker-port={worker + 200}",
+               *(f"--{name}={port}" for name, port in self.ports.items())]
+        self.starts += 1
+        log = self.dir / f"ray-start-{self.starts}.log"
+        self.proc = subprocess.Popen(cmd, env=env, start_new_session=True,
+                                     stdout=open(log, "w"), stderr=subprocess.STDOUT)
+        end = time.monotonic() + self.start_timeout
+        while time.monotonic() < end:
+            if self.healthy():
+                return
+            if self.proc.poll() is not None:
+                break
+            time.sleep(0.2)
+        self.stop(force=True)
+        raise StartError(f"Ray head did not become healthy in {self.start_timeout:g} s "
+                         f"(see {log})")
+
+    def healthy(self) -> bool:
+        try:
+            with urllib.request.urlopen(f"{self.address}/api/gcs_healthz", timeout=2) as r:
+                return r.status == 200
+        except OSError:
+            return False
+
+    def stop(self, force: bool = False):
+        """Stop every process of the head: SIGTERM (graceful) or SIGKILL (a crash)."""
+        if self.proc is not None:
+            stop_tree(self.proc.pid, force)
+            self.proc.wait()
+            self.proc = None

@@ -1,0 +1,67 @@
+"""Generate the Ray side's scenarios, replay them on a local Ray, collect the results.
+
+Two configurations of the same spec: without GCS fault tolerance, and with it (Redis).
+The second only needs the items the first cannot show (what survives a restart).
+Scenarios share one head: each uses its own submission ids and control files.
+"""
+from __future__ import annotations
+
+import functools
+import tempfile
+import time
+from pathlib import Path
+
+from checker.conformance import ConfigRun, Selection, run_scenario, select
+from checker.machine import Machine
+
+from ..spec import CONSTANTS, GROUPS, RaySide
+from .abstraction import items
+from .adapter import RayAdapter
+from .local import LocalRay, Redis
+
+CONFIGS = {"no GCS FT": False, "GCS FT (Redis)": True}
+DEPTH, LENGTH = 6, 30                # every item is reachable within 6 steps (as within 10)
+
+
+@functools.cache
+def plan() -> dict[str, tuple[Machine, Selection]]:
+    """Each configuration's machine and scenarios (the FT one skips covered items)."""
+    plans, covered = {}, frozenset()
+    for name, ft in CONFIGS.items():
+        m = Machine(RaySide, dict(CONSTANTS, gcs_ft=ft), GROUPS)
+        sel = select(m, DEPTH, items, LENGTH, covered)
+        covered |= sel.items
+        plans[name] = (m, sel)
+    return plans
+
+
+def conform(progress=print, workdir: Path | None = None) -> list[ConfigRun]:
+    """Replay every scenario of every configuration. The head and Redis are stopped
+    whatever happens; if either cannot start, `StartError` says why."""
+    results = []
+    with tempfile.TemporaryDirectory(prefix="conform-ray-", dir=workdir) as tmp:
+        for n, (name, (m, sel)) in enumerate(plan().items()):
+            root = Path(tmp) / f"config{n}"
+            redis = Redis(root / "redis") if CONFIGS[name] else None
+            ray = LocalRay(root, redis)
+            started, runs = time.monotonic(), []
+            try:
+                if redis is not None:
+                    redis.start()
+                for i, scenario in enumerate(sel.scenarios):
+                    if not ray.healthy():
+                        ray.start()
+                    adapter = RayAdapter(ray, root, f"c{n}s{i}")
+                    try:
+                        runs.append(run_scenario(m, scenario, adapter))
+                    finally:
+                        adapter.close()
+                    progress(f"{name}: scenario {i + 1}/{len(sel.scenarios)}, "
+                             f"{len(scenario.steps)} steps, {runs[-1].seconds:.0f} s: "
+                             f"{'agrees' if runs[-1].ok else 'DISAGREES'}")
+            finally:
+                ray.stop(force=True)
+                if redis is not None:
+                    redis.stop()
+            results.append(ConfigRun(name, m, sel, items, runs, time.monotonic() - started))
+    return results
