@@ -15,8 +15,6 @@ from __future__ import annotations
 
 from collections import deque
 
-import networkx as nx
-
 from .machine import Binding, Machine
 from .trace import Step, Trace, find_step
 
@@ -69,6 +67,7 @@ class StateGraph:
         return self._search(set(nodes))
 
     def _search(self, nodes: set[int]):
+        import networkx as nx          # a third of a second to import: only when needed
         graph = nx.DiGraph()
         graph.add_nodes_from(nodes)
         for u in nodes:
