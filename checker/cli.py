@@ -18,6 +18,7 @@ from .errors import CheckerError
 from .engines import ENGINES, run_engine
 from .itf import from_itf, read_itf, write_itf
 from .model import load_model
+from .cli_conform import conform
 from .cli_gate import gate, mutants
 from .render import console, fail, print_result, print_trace, progress_printer
 from .trace import replay as replay_trace
@@ -170,3 +171,4 @@ def show(trace):
 
 main.add_command(gate)
 main.add_command(mutants)
+main.add_command(conform)

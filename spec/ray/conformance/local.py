@@ -149,8 +149,9 @@ class LocalRay:
                 break
             time.sleep(0.2)
         self.stop(force=True)
-        raise StartError(f"Ray head did not become healthy in {self.start_timeout:g} s "
-                         f"(see {log})")
+        tail = "\n".join(log.read_text(errors="replace").splitlines()[-15:])
+        raise StartError(f"Ray head did not become healthy in {self.start_timeout:g} s; "
+                         f"the end of {log}:\n{tail}")
 
     def healthy(self) -> bool:
         try:

@@ -35,12 +35,15 @@ def plan() -> dict[str, tuple[Machine, Selection]]:
     return plans
 
 
-def conform(progress=print, workdir: Path | None = None) -> list[ConfigRun]:
-    """Replay every scenario of every configuration. The head and Redis are stopped
-    whatever happens; if either cannot start, `StartError` says why."""
+def conform(progress=print, workdir: Path | None = None,
+            only: tuple[str, ...] = tuple(CONFIGS)) -> list[ConfigRun]:
+    """Replay every scenario of the configurations `only`. The head and Redis are
+    stopped whatever happens; if either cannot start, `StartError` says why."""
     results = []
     with tempfile.TemporaryDirectory(prefix="conform-ray-", dir=workdir) as tmp:
         for n, (name, (m, sel)) in enumerate(plan().items()):
+            if name not in only:
+                continue
             root = Path(tmp) / f"config{n}"
             redis = Redis(root / "redis") if CONFIGS[name] else None
             ray = LocalRay(root, redis)
