@@ -178,7 +178,7 @@ def prop_fn(machine, name):
 
 def write_traces():
     """Re-create examples/traces after a change of the spec's variables:
-    `python tests/test_rayjob.py` (writes compact ITF JSON)."""
+    `PYTHONPATH=. python tests/test_rayjob.py` (writes compact ITF JSON)."""
     import json
     from checker.itf import to_itf
     for (model, name), length in {**TRACES, **SLOW_TRACES}.items():

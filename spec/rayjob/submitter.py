@@ -6,7 +6,7 @@ Each pod runs (J:90-212, `bash -e`, restartPolicy Never):
     ray job logs --follow $ID
 with the dashboard address and $ID frozen into the Job at creation (C:650-656).
 """
-from checker import action, fault, require
+from checker import Int, action, fault, require
 
 from .state import RayJobState
 from .types import (ExitMode, Head, JCond, KvKey, PodSlot, Rec, SubPc, Timer,
@@ -67,15 +67,15 @@ class Submitter(RayJobState):
         s._pod_exit(p, 1 if s.kv[k] is Rec.NONE else 0)
 
     @action(group="submitter")
-    def sub_broken(s, p: PodSlot, code: bool):
+    def sub_broken(s, p: PodSlot, code: Int[0, 1]):
         """`ray job logs --follow` when the head stops under it: exit 0 after a graceful
-        stop, 1 after a kill (OBS row 3); `code` True is exit 1."""
+        stop, 1 after a kill (OBS row 3)."""
         pod = s.pods[p]
         require(pod is not None and pod.pc is SubPc.BROKEN)
         allowed = s.follow_exit_on_head_stop
-        require(allowed is ExitMode.EITHER or code == (allowed is ExitMode.ONE))
+        require(allowed is ExitMode.EITHER or (code == 1) == (allowed is ExitMode.ONE))
         s._event()
-        s._pod_exit(p, int(code))
+        s._pod_exit(p, code)
 
     @fault(group="pod_death")
     def sub_pod_dies(s, p: PodSlot):
