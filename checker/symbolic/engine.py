@@ -120,7 +120,7 @@ class Unrolling:
             k = len(self.states) - 1 if k is None else k
             for f in rel.failures:
                 if z3.is_true(model.eval(self.at(f.condition, k), model_completion=True)):
-                    raise SpecError(f"{f.message} (in a state reachable in {k} steps)", f.where)
+                    raise SpecError(f"{f.message} (from a state reachable in {k} steps)", f.where)
 
 
 def _show(value) -> str:

@@ -1,0 +1,338 @@
+"""The Z3 backend: the spec's own Python, read symbolically, agrees with the explicit engine.
+
+Differential tests against BFS (counterexample depths, successor sets, proofs), the
+known traps of reading Python symbolically, and an instance far beyond BFS.
+"""
+import enum
+import json
+from pathlib import Path
+from typing import NamedTuple
+
+import pytest
+import z3
+
+from checker import Const, Int, Map, Set, Spec, action, invariant, require
+from checker.errors import SpecError
+from checker.explorer import CheckOptions, ExplicitEngine
+from checker.machine import Machine
+from checker.model import load_model
+from checker.symbolic.bmc import BMC
+from checker.symbolic.kind import KInduction
+from checker.symbolic.pdr import PDR
+from checker.symbolic.relation import Relation
+from checker.trace import replay
+from examples.diehard import DieHard
+from examples.peterson import Peterson
+from examples.tcommit import TCommit
+from examples.twophase import TwoPhase
+from test_verdicts import EagerCommit
+from test_cli import run
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = sorted((ROOT / "examples" / "models").glob("*.toml"))
+SMALLER = {"hanoi": {"D": 3}, "lamportmutex": {"maxClock": 3, "MaxNat": 4}}
+
+
+def machine_of(path: Path, engine="bmc") -> Machine:
+    model = load_model(path, SMALLER.get(path.stem))
+    model.engine = engine
+    return model.machine()
+
+
+def check(engine, spec_or_machine, constants=None, **options):
+    m = spec_or_machine if isinstance(spec_or_machine, Machine) else Machine(spec_or_machine, constants)
+    return {p.name: p for p in engine(m, CheckOptions(**options)).check().properties}
+
+
+# ---------------------------------------------------------------- the seam
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+def test_every_action_and_property_of_every_example_reads_symbolically(path):
+    m = machine_of(path)
+    rel = Relation(m)
+    fired = {s.binding.name for s in rel.steps}
+    assert fired == {b.name for b in m.bindings}, "an action has no feasible path"
+    for p in m.properties:
+        if p.kind in ("invariant", "reachable"):
+            rel.formula(p.fn, p.name)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", sorted((ROOT / "models").rglob("*.toml")), ids=lambda p: p.stem)
+def test_every_action_of_every_rayjob_model_reads_symbolically(path):
+    test_every_action_and_property_of_every_example_reads_symbolically(path)
+
+
+# ---------------------------------------------------------------- differential: BMC vs BFS
+
+def _explicit(m: Machine):
+    return {p.name: p for p in ExplicitEngine(m, CheckOptions(deadlock=True)).check().properties}
+
+
+@pytest.mark.parametrize("path", [p for p in EXAMPLES if p.stem not in ("lamportmutex", "hanoi")],
+                         ids=lambda p: p.stem)
+def test_bmc_finds_each_violation_at_the_bfs_depth_and_none_where_bfs_proves(path):
+    m = machine_of(path)
+    bfs = _explicit(m)
+    depth = max([len(p.trace.steps) - 1 for p in bfs.values() if p.trace] + [4])
+    bmc = check(BMC, m, deadlock=True, max_depth=min(depth, 8))
+    for name, p in bfs.items():
+        if p.kind not in ("invariant", "deadlock", "reachable"):
+            continue
+        if p.trace is not None and len(p.trace.steps) - 1 <= 8:
+            assert bmc[name].verdict == p.verdict
+            assert len(bmc[name].trace.steps) == len(p.trace.steps)
+            assert replay(m, bmc[name].trace).ok
+        elif p.verdict.value == "holds" and p.kind != "reachable":
+            assert bmc[name].verdict.value == "unknown"
+
+
+def test_diehard_bmc_counterexample_is_the_six_step_solution_and_replays(tmp_path):
+    model = ROOT / "examples" / "models" / "diehard.toml"
+    result = run(model, "--engine", "bmc", "--traces", tmp_path, "-q")
+    assert result.exit_code == 3, result.output          # BMC alone never proves: no deadlock
+    assert "no counterexample up to depth 30" in result.output
+    trace = tmp_path / "diehard" / "not_solved.itf.json"
+    data = json.loads(trace.read_text())
+    assert len(data["states"]) == 7 and data["states"][-1]["big"] == {"#bigint": "4"}
+    assert data["states"][1]["#meta"]["action"] in ("fill_big_jug", "fill_small_jug")
+    assert run("replay", trace, model).exit_code == 0
+
+
+def _successors(rel: Relation, code: tuple) -> set:
+    """All-SAT: every x' with Next(code, x'), decoded as explicit state codes."""
+    m = rel.machine
+    plain = [v.domain.plain(c) for v, c in zip(m.variables, code)]
+    here = [leaf for s, value in zip(rel.shapes, plain) for leaf in s.flatten(value)]
+    xs2 = rel.copy("next")
+    solver = z3.Solver()
+    solver.add(rel.rename(rel.next(xs2), here))
+    found = set()
+    while solver.check() == z3.sat:
+        model = solver.model()
+        found.add(rel.decode(model, xs2))
+        solver.add(z3.Or([a != model.eval(a, model_completion=True) for a in xs2]))
+    return found
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+def test_symbolic_successors_equal_explicit_successors_on_sampled_states(path):
+    m = machine_of(path)
+    rel = Relation(m)
+    states = list(m.initial_states())
+    frontier = list(states)
+    while frontier and len(states) < 40:          # a BFS prefix, then every third state
+        frontier = [s for st in frontier for _, _, s in m.successors(st) if s not in states]
+        states += list(dict.fromkeys(frontier))
+    for st in states[::3][:12]:
+        assert _successors(rel, st) == {s for _, _, s in m.successors(st)}
+
+
+# ---------------------------------------------------------------- differential: proofs vs BFS
+
+@pytest.mark.parametrize("engine", [KInduction, PDR])
+def test_proofs_agree_with_bfs_verdicts(engine):
+    proved = check(engine, Peterson)["inv"]
+    assert proved.verdict.value == "holds"
+    assert proved.reason == ("1-inductive (inductive)" if engine is KInduction else
+                             f"inductive invariant of {proved.certificate.size} clauses")
+    assert check(engine, DieHard)["not_solved"].verdict.value == "violated"
+    bad = check(engine, EagerCommit, {"N": 3})["consistent"]
+    assert bad.verdict.value == "violated" and len(bad.trace.steps) - 1 == 3
+
+
+def test_pdr_proves_consistency_that_kinduction_cannot_and_the_certificate_rechecks(tmp_path):
+    proved = check(PDR, TwoPhase, {"N": 3})["consistent"]
+    assert proved.verdict.value == "holds" and proved.certificate.size > 1
+    assert check(KInduction, TwoPhase, {"N": 3}, max_depth=3)["consistent"].reason == \
+        "not k-inductive up to 3"
+    model = ROOT / "examples" / "models" / "tcommit.toml"
+    assert run(model, "--engine", "pdr", "--traces", tmp_path, "-q").exit_code == 0
+    cert = tmp_path / "tcommit" / "tc_consistent.cert.json"
+    assert run("certify", cert, model).exit_code == 0
+    data = json.loads(cert.read_text())
+    data["invariant"] = "true"                     # true is not inductive enough for safety
+    cert.write_text(json.dumps(data))
+    refused = run("certify", cert, model)
+    assert refused.exit_code == 1 and "safety" in refused.output
+
+
+def test_tcommit_results_match_bfs_with_every_engine():
+    bfs = {n: p.verdict for n, p in check(ExplicitEngine, TCommit, {"N": 3}).items()}
+    assert check(PDR, TCommit, {"N": 3})["tc_consistent"].verdict == bfs["tc_consistent"]
+
+
+# ---------------------------------------------------------------- beyond BFS
+
+class WideCounters(Spec):
+    """Four counters to 1000 and their running total: 1001^4 > 10^12 reachable states."""
+
+    N = Const(1000, "counter bound", min=1)
+    K = Int[1, 4]
+    c: Map[K, Int[0, N]] = Map.fill(0)
+    total: Int[0, 4 * N] = 0
+
+    @action
+    def bump(s, k: K):
+        require(s.c[k] < s.N)
+        s.c[k] += 1
+        s.total += 1
+
+    @invariant
+    def total_is_the_sum(s):
+        return s.total == sum(s.c.values())
+
+
+class LeakyCounters(WideCounters):
+    """Mutant: a bump at 7 forgets the total."""
+
+    @action
+    def bump(s, k: WideCounters.K):
+        require(s.c[k] < s.N)
+        if s.c[k] != 7:
+            s.total += 1
+        s.c[k] += 1
+
+
+def test_more_than_a_billion_states_proved_by_pdr_and_a_deep_bug_found_by_bmc():
+    assert check(PDR, WideCounters)["total_is_the_sum"].verdict.value == "holds"
+    bad = check(BMC, LeakyCounters, max_depth=10)["total_is_the_sum"]
+    assert bad.verdict.value == "violated" and len(bad.trace.steps) - 1 == 8
+
+
+# ---------------------------------------------------------------- symbolic constants
+
+class Retries(Spec):
+    limit = Const(1, "retries allowed", min=0)
+    attempt: Int[0, limit] = 0
+    done: bool = False
+
+    @action
+    def retry(s):
+        require(not s.done and s.attempt < s.limit)
+        s.attempt += 1
+
+    @action
+    def finish(s):
+        s.done = True
+
+    @invariant
+    def bounded(s):
+        return s.attempt <= s.limit
+
+
+class RunawayRetries(Retries):
+    """Mutant: retries without checking the limit; writing past Int[0, limit] is an error."""
+
+    @action
+    def retry(s):
+        require(not s.done)
+        s.attempt += 1
+
+
+def test_a_symbolic_constant_is_proved_for_every_value_and_a_domain_overflow_is_an_obligation():
+    assert check(PDR, Machine(Retries, symbolic={"limit": ">= 0"}))["bounded"].verdict.value == "holds"
+    with pytest.raises(SpecError, match=r"retry writes a value outside its variable's domain "
+                                        r"\(from a state reachable in 0 steps\)"):
+        check(BMC, Machine(RunawayRetries, symbolic={"limit": ">= 0"}))
+
+
+def test_model_file_symbolic_constant(tmp_path):
+    path = tmp_path / "m.toml"
+    path.write_text('spec = "examples.diehard:DieHard"\n[symbolic]\nbig = ">= 0"\n')
+    refused = run(path, "-q")
+    assert refused.exit_code == 2 and "m.toml:3" in refused.output and "not an int constant" in \
+        refused.output
+    path.write_text('spec = "tests.test_symbolic:Retries"\n[symbolic]\nlimit = ">= 0"\n')
+    explicit = run(path, "-q")
+    assert explicit.exit_code == 2 and "m.toml:3" in explicit.output and \
+        "needs a concrete value" in explicit.output
+    assert run(path, "--engine", "pdr", "-q", "--traces", tmp_path).exit_code == 0
+
+
+# ---------------------------------------------------------------- traps
+
+class Color(enum.Enum):
+    RED = 1
+    GREEN = 2
+
+
+class Pair(NamedTuple):
+    a: Int[0, 3]
+    b: Int[0, 3]
+
+
+class Traps(Spec):
+    x: Int[-4, 4] = -3
+    color: Color = Color.RED
+    p: Pair = Pair(0, 0)
+    q: Pair = Pair(0, 0)
+    seen: Set[Int[0, 9]] = frozenset({1, 2})
+
+    @action
+    def identity_of_enum(s):
+        require(s.color is Color.RED)           # identity of a singleton is its value
+        s.color = Color.GREEN
+
+    @action
+    def floor_division(s):
+        """Python floors: -3 // 2 == -2 and -3 % 2 == 1; Z3's div alone would say -1 and 1."""
+        s.x = s.x // 2 + s.x % 3 - (s.x // -3)
+
+    @action
+    def table_lookup(s):
+        s.x = {Color.RED: 1, Color.GREEN: -1}[s.color] + len(range(s.p.a))
+
+    @action
+    def count_members(s):
+        s.x = len(s.seen) - 4
+
+
+class IdentityOfRecords(Traps):
+    @action
+    def identity_of_enum(s):
+        require(s.p is s.q)
+
+
+class MatchOnState(Traps):
+    @action
+    def identity_of_enum(s):
+        match s.color:
+            case Color.RED:
+                s.x = 0
+
+
+class LoopOverSet(Traps):
+    """Iterating a symbolic set decides membership of each element: 2^10 paths."""
+
+    @action
+    def count_members(s):
+        s.x = min(4, sum(1 for _ in s.seen))
+
+
+def test_is_on_singletons_floor_division_lookups_and_len_agree_with_explicit():
+    m = Machine(Traps)
+    rel = Relation(m)
+    frontier = m.initial_states()
+    for _ in range(3):
+        for st in frontier:
+            assert _successors(rel, st) == {s for _, _, s in m.successors(st)}
+        frontier = [s for st in frontier for _, _, s in m.successors(st)]
+
+
+@pytest.mark.parametrize("variant, message", [
+    (IdentityOfRecords, r"`is` between values that are symbolic"),
+    (MatchOnState, r"`match` on a value that is symbolic"),
+])
+def test_identity_and_match_on_symbolic_values_are_flagged_at_the_spec_line(variant, message):
+    with pytest.raises(SpecError, match=message) as e:
+        Relation(Machine(variant))
+    assert e.value.where.startswith(__file__ + ":")
+
+
+def test_a_loop_over_a_symbolic_set_is_capped_with_the_line(monkeypatch):
+    import checker.symbolic.paths as paths
+    monkeypatch.setattr(paths, "MAX_PATHS", 200)
+    with pytest.raises(SpecError, match="more than 200 paths") as e:
+        Relation(Machine(LoopOverSet))
+    assert e.value.where.startswith(__file__ + ":")
