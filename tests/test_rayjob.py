@@ -176,18 +176,40 @@ def prop_fn(machine, name):
     return next(p.fn for p in machine.properties if p.name == name)
 
 
+def mutant_machine(mutant, model_name):
+    model = load_model(model_path(model_name))
+    return Machine(mutant, model.constants, model.groups)
+
+
+def mutant_trace_path(mutant, name):
+    return ROOT / "examples/traces/mutants" / mutant.__name__ / f"{name}.itf.json"
+
+
+@pytest.mark.parametrize("mutant,model_name,name,length", KILLS,
+                         ids=[f"{k[0].__name__}-{k[2]}" for k in KILLS])
+def test_checked_in_mutant_traces_replay(mutant, model_name, name, length):
+    machine = mutant_machine(mutant, model_name)
+    path = mutant_trace_path(mutant, name)
+    trace = from_itf(machine, read_itf(path), str(path))
+    assert len(trace.steps) - 1 == length
+    assert replay(machine, trace).ok
+    assert not machine.check(prop_fn(machine, name), trace.steps[-1].state, name)
+    assert not replay(load_model(model_path(model_name)).machine(), trace).ok
+
+
 def write_traces():
     """Re-create examples/traces after a change of the spec's variables:
     `PYTHONPATH=. python tests/test_rayjob.py` (writes compact ITF JSON)."""
     import json
     from checker.itf import to_itf
-    for (model, name), length in {**TRACES, **SLOW_TRACES}.items():
-        spec_model = load_model(model_path(model))
-        machine = spec_model.machine()
-        spec_model.options.properties = [name]
-        (p,) = ExplicitEngine(machine, spec_model.options).check().properties
+    runs = [(load_model(model_path(m)).machine(), m, name, length, ROOT / "examples/traces" / m /
+             f"{name}.itf.json") for (m, name), length in {**TRACES, **SLOW_TRACES}.items()]
+    runs += [(mutant_machine(mutant, m), m, name, length, mutant_trace_path(mutant, name))
+             for mutant, m, name, length in KILLS]
+    for machine, model, name, length, path in runs:
+        options = CheckOptions(properties=[name], max_depth=length + 1)
+        (p,) = ExplicitEngine(machine, options).check().properties
         assert len(p.trace.steps) - 1 == length, (model, name, len(p.trace.steps) - 1)
-        path = ROOT / "examples/traces" / model / f"{name}.itf.json"
         path.parent.mkdir(parents=True, exist_ok=True)
         data = to_itf(machine, p.trace, property=name, kind=p.kind, verdict="violated",
                       source=str(model_path(model).relative_to(ROOT)))
