@@ -45,7 +45,9 @@ class Failure:
 class Relation:
     """The symbolic reading of a Machine (one per engine run)."""
 
-    def __init__(self, machine: Machine):
+    def __init__(self, machine: Machine, at: tuple | None = None):
+        """`at`, a state's code, reads the spec only in that one state: the same
+        interpretation, without the paths other states would take (a cheap seam check)."""
         self.machine = m = machine
         self.params = {name: z3.Int(name) for name in m.symbolic}
         self.env = {**m.env, **{name: SInt(t) for name, t in self.params.items()}}
@@ -58,6 +60,8 @@ class Relation:
         self.domains = z3.And([s.valid(leaves) for s, leaves in zip(self.shapes, self.x)])
         self.solver = z3.Solver()
         self.solver.add(self.domains, self.assumptions)
+        if at is not None:
+            self.solver.add(self.state_is(at))
         self.compiler = Compiler()
         self.scratch_cls = self._scratch_class()
         self.failures: list[Failure] = []
@@ -179,6 +183,12 @@ class Relation:
             out.append(flat[at:at + s.width])
             at += s.width
         return out
+
+    def state_is(self, code: tuple, xs=None) -> z3.BoolRef:
+        """The leaves xs (default: x) hold the state whose explicit code is `code`."""
+        values = [v.domain.plain(c) for v, c in zip(self.machine.variables, code)]
+        terms = [t for shape, value in zip(self.shapes, values) for t in shape.flatten(value)]
+        return z3.And(_equal(xs or self.flat, terms))
 
     def is_initial(self, xs) -> z3.BoolRef:
         return z3.Or([z3.And(s.guard, *_equal(xs, s.next)) for s in self.init])
