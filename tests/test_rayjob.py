@@ -151,6 +151,10 @@ def test_every_witness_is_found_somewhere():
     assert found == {p.name for p in Machine(RayJob).properties if p.kind == "reachable"}
 
 
+def test_every_mutant_is_tested():
+    assert set(mutants.ALL) == {k[0] for k in KILLS} | {mutants.SuspendedRequeues}
+
+
 def test_suspended_requeueing_is_an_equivalent_mutant():
     """kuberay #4443 only saved reconciles: every verdict is the same with the old code."""
     model, faithful = check("suspend_F2")
