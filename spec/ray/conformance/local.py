@@ -16,8 +16,10 @@ import subprocess
 import time
 import urllib.request
 from pathlib import Path
+from typing import Callable
 
 ENV = {"RAY_USAGE_STATS_ENABLED": "0"}
+WORKERS = 200                               # size of the workers' port range
 PORT_NAMES = ("port", "dashboard-port", "ray-client-server-port", "dashboard-agent-listen-port",
               "dashboard-agent-grpc-port", "runtime-env-agent-port", "metrics-export-port",
               "node-manager-port", "object-manager-port")
@@ -52,21 +54,38 @@ def _tree(root: int) -> list[int]:
     return sorted(found)
 
 
-def stop_tree(root: int, force: bool, grace: float = 10.0) -> None:
-    """SIGTERM (or SIGKILL) every process of `root`'s tree; SIGKILL what outlives `grace`."""
-    end = time.monotonic() + grace
-    sig = signal.SIGKILL if force else signal.SIGTERM
+def stop_tree(root: int, force: bool, grace: float = 10.0,
+              first: tuple[Callable[[str], bool], ...] = ()) -> None:
+    """SIGTERM (or SIGKILL) every process of `root`'s tree; SIGKILL what outlives `grace`.
+    Gracefully, the processes whose name satisfies `first[0]` go first, then `first[1]`..."""
     known: set[int] = set()                 # orphans reparent to init: keep every pid seen
+    for chosen in first if not force else ():
+        known.update(_tree(root))
+        _stop([p for p in known if _alive(p) and chosen(_name(p))], signal.SIGTERM, grace)
+    known.update(_tree(root))
     while pids := [p for p in known.union(_tree(root)) if _alive(p)]:
         known.update(pids)
-        for p in pids:
-            try:
-                os.kill(p, sig)
-            except ProcessLookupError:
-                pass
-        if time.monotonic() > end:
-            sig = signal.SIGKILL
-        time.sleep(0.2)
+        _stop(pids, signal.SIGKILL if force else signal.SIGTERM, grace)
+        force = True                        # what outlived the grace period
+
+
+def _stop(pids: list[int], sig: int, grace: float) -> None:
+    """Signal `pids` and wait up to `grace` seconds for them to exit."""
+    for p in pids:
+        try:
+            os.kill(p, sig)
+        except ProcessLookupError:
+            pass
+    end = time.monotonic() + grace
+    while any(_alive(p) for p in pids) and time.monotonic() < end:
+        time.sleep(0.1)
+
+
+def _name(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/comm").read_text().strip()
+    except OSError:
+        return ""
 
 
 def _alive(pid: int) -> bool:
@@ -119,7 +138,12 @@ class LocalRay:
 
     def __init__(self, workdir: Path, redis: Redis | None = None, start_timeout: float = 90):
         self.dir, self.redis, self.start_timeout = workdir, redis, start_timeout
-        self.ports = {name: free_port() for name in PORT_NAMES}
+        self.workers = free_port()             # workers use [workers, workers + WORKERS]
+        self.ports = {}
+        while len(self.ports) < len(PORT_NAMES):
+            port = free_port()
+            if not self.workers <= port <= self.workers + WORKERS and port not in self.ports.values():
+                self.ports[PORT_NAMES[len(self.ports)]] = port
         self.address = f"http://127.0.0.1:{self.ports['dashboard-port']}"
         self.proc: subprocess.Popen | None = None
         self.starts = 0
@@ -131,11 +155,12 @@ class LocalRay:
         if self.redis is not None:
             env.update(RAY_REDIS_ADDRESS=f"127.0.0.1:{self.redis.port}",
                        RAY_external_storage_namespace="conformance")
-        worker = free_port()
         cmd = ["ray", "start", "--head", "--block", "--num-cpus=2", "--disable-usage-stats",
+               "--object-store-memory=100000000",
                "--node-ip-address=127.0.0.1", "--dashboard-host=127.0.0.1",
                "--include-dashboard=true", f"--temp-dir={self.dir / 'ray'}",
-               f"--min-worker-port={worker}", f"--max-worker-port={worker + 200}",
+               f"--min-worker-port={self.workers}",
+               f"--max-worker-port={self.workers + WORKERS}",
                *(f"--{name}={port}" for name, port in self.ports.items())]
         self.starts += 1
         log = self.dir / f"ray-start-{self.starts}.log"
@@ -148,10 +173,12 @@ class LocalRay:
             if self.proc.poll() is not None:
                 break
             time.sleep(0.2)
+        exited = self.proc.poll()
         self.stop(force=True)
         tail = "\n".join(log.read_text(errors="replace").splitlines()[-15:])
-        raise StartError(f"Ray head did not become healthy in {self.start_timeout:g} s; "
-                         f"the end of {log}:\n{tail}")
+        why = f"exited ({exited})" if exited is not None else \
+            f"not healthy after {self.start_timeout:g} s"
+        raise StartError(f"Ray head {why}; the end of {log}:\n{tail}")
 
     def healthy(self) -> bool:
         try:
@@ -161,8 +188,10 @@ class LocalRay:
             return False
 
     def stop(self, force: bool = False):
-        """Stop every process of the head: SIGTERM (graceful) or SIGKILL (a crash)."""
+        """Stop every process of the head: SIGKILL (a crash), or SIGTERM in `ray stop`'s
+        order: the raylet (its agent and workers go with it), the rest, the GCS last."""
         if self.proc is not None:
-            stop_tree(self.proc.pid, force)
+            stop_tree(self.proc.pid, force, first=(lambda name: name == "raylet",
+                                                   lambda name: name != "gcs_server"))
             self.proc.wait()
             self.proc = None
