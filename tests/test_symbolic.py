@@ -11,7 +11,7 @@ from typing import NamedTuple
 import pytest
 import z3
 
-from checker import Const, Int, Map, Set, Spec, action, invariant, require
+from checker import Const, Int, Map, Option, Set, Spec, action, invariant, require
 from checker.errors import SpecError
 from checker.explorer import CheckOptions, ExplicitEngine
 from checker.machine import Machine
@@ -279,6 +279,7 @@ class Traps(Spec):
     p: Pair = Pair(0, 0)
     q: Pair = Pair(0, 0)
     seen: Set[Int[0, 9]] = frozenset({1, 2})
+    maybe: Option[Color] = Color.RED
 
     @action
     def identity_of_enum(s):
@@ -297,6 +298,12 @@ class Traps(Spec):
     @action
     def count_members(s):
         s.x = len(s.seen) - 4
+
+    @action
+    def value_against_option(s):
+        """An enum compared with an Option of enums: the Option decides (RayJob's bug)."""
+        if s.color is s.maybe:
+            s.maybe = None
 
 
 class IdentityOfRecords(Traps):

@@ -22,10 +22,10 @@ class Sym:
     __slots__ = ()
 
     def __eq__(self, other):
-        return SBool(self.eq(other))
+        return SBool(eq(self, other))
 
     def __ne__(self, other):
-        return SBool(z3.Not(self.eq(other)))
+        return SBool(z3.Not(eq(self, other)))
 
     def __hash__(self):
         return hash(self.concrete())
@@ -267,6 +267,8 @@ def is_symbolic(x) -> bool:
 
 def eq(a, b) -> z3.BoolRef:
     """`a == b` as a Z3 formula, without forking (records compare field by field)."""
+    if isinstance(b, SOption) and not isinstance(a, SOption):
+        a, b = b, a                     # an Option compares with its value's type, not vice versa
     if isinstance(a, Sym):
         return a.eq(b)
     if isinstance(b, Sym):
