@@ -43,11 +43,19 @@ class PutOverwrite(RaySide):
         return True
 
 
-def simulate(system_cls) -> list[ConfigRun]:
+class FollowerNeverEnds(SimulatedRay):
+    """`ray job logs --follow` that never exits."""
+
+    def perform(self, step, ahead):
+        if step.binding.name != "sub_follow":
+            super().perform(step, ahead)
+
+
+def simulate(system_cls, adapter_cls=SimulatedRay) -> list[ConfigRun]:
     results = []
     for name, (m, sel) in plan().items():
         fake = Machine(system_cls, dict(CONSTANTS, gcs_ft=CONFIGS[name]), GROUPS)
-        runs = [run_scenario(m, sc, SimulatedRay(fake, sc.start), poll=0) for sc in sel.scenarios]
+        runs = [run_scenario(m, sc, adapter_cls(fake, sc.start), poll=0) for sc in sel.scenarios]
         results.append(ConfigRun(name, m, sel, items, runs, 0.0))
     return results
 
@@ -81,6 +89,12 @@ def test_a_system_without_put_if_absent_disagrees():
     out = Console(record=True, width=200)
     print_report(out, results)
     assert "DISAGREES" in out.export_text()
+
+
+def test_a_spontaneous_step_that_never_happens_is_stuck():
+    (c, _) = simulate(RaySide, FollowerNeverEnds)
+    stuck = [row for run in c.runs for row in run.rows if row.verdict == "stuck"]
+    assert not c.ok and stuck and all(row.step.startswith("sub_follow") for row in stuck)
 
 
 @pytest.mark.conformance

@@ -6,8 +6,9 @@ actions (those the system takes by itself, such as a driver starting). The adapt
 its observation until it equals the abstraction of one of them or the step's deadline
 passes; the states with that abstraction are the new set. A step whose observation
 matches none is a disagreement. A spontaneous step of the scenario is a wait for its
-target observation; when the real system took another allowed branch, the scenario
-stops there without failing (the step is reported as `branch`).
+target observation: if nothing happened by the deadline it is `stuck`; when the real
+system took another allowed branch, the scenario stops there without failing
+(`branch`), as it does when a controlled step is not enabled after such a branch.
 """
 from __future__ import annotations
 
@@ -115,8 +116,9 @@ def run_scenario(machine: Machine, scenario: Scenario, adapter: Adapter,
                 rows.append(c.row(label, "branch", {goal}, c.wait(allowed, 0), False))
                 break
             adapter.perform(step, scenario.steps[i + 1:])
-            obs = c.wait({goal}, adapter.deadline(step))
-            verdict = "ok" if obs == goal else "stuck" if obs in allowed else "differs"
+            before, obs = obs, c.wait({goal}, adapter.deadline(step))
+            verdict = ("ok" if obs == goal else "differs" if obs not in allowed
+                       else "stuck" if obs == before else "branch")
         else:
             succ = {y for x in pool for b, _, y in machine.successors(x) if b is step.binding}
             if not succ:

@@ -20,6 +20,7 @@ from typing import Callable
 
 ENV = {"RAY_USAGE_STATS_ENABLED": "0"}
 WORKERS = 200                               # size of the workers' port range
+SETTLE = 2.0            # a graceful stop pauses between groups, so clients see the order
 PORT_NAMES = ("port", "dashboard-port", "ray-client-server-port", "dashboard-agent-listen-port",
               "dashboard-agent-grpc-port", "runtime-env-agent-port", "metrics-export-port",
               "node-manager-port", "object-manager-port")
@@ -62,6 +63,7 @@ def stop_tree(root: int, force: bool, grace: float = 10.0,
     for chosen in first if not force else ():
         known.update(_tree(root))
         _stop([p for p in known if _alive(p) and chosen(_name(p))], signal.SIGTERM, grace)
+        time.sleep(SETTLE)
     known.update(_tree(root))
     while pids := [p for p in known.union(_tree(root)) if _alive(p)]:
         known.update(pids)
