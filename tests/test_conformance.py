@@ -2,13 +2,18 @@
 Ray (fast), and the real thing on a local Ray head (marker `conformance`)."""
 from __future__ import annotations
 
+import socket
+
 import pytest
+from click.testing import CliRunner
 from rich.console import Console
 
+from checker.cli import main
 from checker.conformance import ConfigRun, print_report, run_scenario
 from checker.machine import Machine
 from spec.ray.conformance.abstraction import SPONTANEOUS, abstract, items
 from spec.ray.conformance.run import CONFIGS, LENGTH, plan
+from spec.ray.client import IDS
 from spec.ray.spec import CONSTANTS, GROUPS, RaySide
 from spec.rayjob.program import UserProgram
 from spec.rayjob.rayhead import RayHead
@@ -95,6 +100,31 @@ def test_a_spontaneous_step_that_never_happens_is_stuck():
     (c, _) = simulate(RaySide, FollowerNeverEnds)
     stuck = [row for run in c.runs for row in run.rows if row.verdict == "stuck"]
     assert not c.ok and stuck and all(row.step.startswith("sub_follow") for row in stuck)
+
+
+def test_conform_names_a_target_that_cannot_run():
+    result = CliRunner().invoke(main, ["conform", "no_such_system"])
+    assert result.exit_code == 2 and "no_such_system" in result.output
+
+
+@pytest.mark.conformance
+def test_a_silent_dashboard_is_an_observation_not_a_hung_run(tmp_path, monkeypatch):
+    """`ray job status` hangs forever on an endpoint that accepts and never answers
+    (ray-observed.md row 2): every call of the adapter has a timeout."""
+    from spec.ray.conformance import adapter
+    from spec.ray.conformance.local import LocalRay
+    monkeypatch.setattr(adapter, "CALL_TIMEOUT", 3.0)
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen()
+        ray = LocalRay(tmp_path)
+        ray.address = f"http://127.0.0.1:{silent.getsockname()[1]}"
+        a = adapter.RayAdapter(ray, tmp_path, "silent")
+        a.script_job = a.ids[IDS[0]]
+        a.do_sub_status(p=None, ahead=[])
+        a.do_sdk_stop(j=IDS[0], ahead=[])
+    assert a.script == "status exited hang > 3 s"
+    assert "Timeout" in a.reply
 
 
 @pytest.mark.conformance
