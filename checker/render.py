@@ -47,9 +47,12 @@ def print_result(out: Console, result: RunResult) -> None:
                       escape(trace))
     out.print(table)
     s = result.stats
-    out.print(f"{s.distinct_states:,} distinct states, {s.transitions:,} transitions, "
-              f"depth {s.depth}, {s.seconds:.2f} s, {s.states_per_second:,.0f} states/s"
-              + ("" if s.complete else f"  [yellow](incomplete: {escape(result.stopped or '')})[/]"))
+    if result.engine == "explicit":
+        line = (f"{s.distinct_states:,} distinct states, {s.transitions:,} transitions, "
+                f"depth {s.depth}, {s.seconds:.2f} s, {s.states_per_second:,.0f} states/s")
+    else:                                      # symbolic engines count no states
+        line = f"{result.engine}: depth {s.depth}, {s.seconds:.2f} s"
+    out.print(line + ("" if s.complete else f"  [yellow](incomplete: {escape(result.stopped or '')})[/]"))
     if result.coverage is not None:
         for name in result.coverage.never_fired:
             out.print(f"[yellow]warning:[/] action {escape(name)} never fired")
