@@ -10,7 +10,7 @@ from .engine import Goal, SymbolicEngine, Unrolling
 
 
 def search(rel, goals: list[Goal], bound: int, engine=None, stats=None) -> dict:
-    """Goal name -> (depth, trace) for each goal reachable within `bound` steps."""
+    """Goal name -> (trace, instance) for each goal reachable within `bound` steps."""
     path, found = Unrolling(rel), {}
     for k in range(bound + 1):
         if k:
@@ -20,7 +20,7 @@ def search(rel, goals: list[Goal], bound: int, engine=None, stats=None) -> dict:
         path.check_failures()
         for g in goals:
             if g.name not in found and path.reaches(g.bad):
-                found[g.name] = (k, path.trace())
+                found[g.name] = path.finding()
         if len(found) == len(goals) or (engine is not None and engine.out_of_time()):
             break
     return found
@@ -35,7 +35,7 @@ class BMC(SymbolicEngine):
         results = []
         for g in goals:
             if g.name in found:
-                results.append(g.found(found[g.name][1], "shortest"))
+                results.append(g.found(found[g.name], "shortest"))
             else:
                 what = "witness" if g.kind == "reachable" else "counterexample"
                 results.append(g.unknown(f"no {what} up to {stopped}"))

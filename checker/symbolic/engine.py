@@ -31,11 +31,13 @@ class Goal:
     where: str | None
     bad: z3.BoolRef             # the states that decide the property when reachable
 
-    def found(self, trace: Trace, how: str) -> PropertyResult:
-        """The verdict when a bad state is reachable (`trace` leads to it)."""
+    def found(self, finding: tuple[Trace | None, str], how: str) -> PropertyResult:
+        """The verdict when a bad state is reachable (a trace, and the symbolic constants'
+        values, leading to it)."""
+        trace, instance = finding
         verdict = Verdict.HOLDS if self.kind == "reachable" else Verdict.VIOLATED
         what = "witness" if self.kind == "reachable" else "counterexample"
-        return PropertyResult(self.name, self.kind, verdict, f"{how} {what}", trace,
+        return PropertyResult(self.name, self.kind, verdict, f"{how} {what}{instance}", trace,
                               where=self.where)
 
     def excluded(self, reason: str, **extra) -> PropertyResult:
@@ -99,6 +101,17 @@ class Unrolling:
         """Is a state satisfying `formula` at step k (default: the last) reachable?"""
         k = len(self.states) - 1 if k is None else k
         return self.solver.check(self.at(formula, k)) == z3.sat
+
+    def finding(self) -> tuple[Trace | None, str]:
+        """What the solver's last model found: the trace to the last step, labelled with
+        its actions; with symbolic constants, their values instead (the states do not fit
+        the model's default instance: rerun with -D to get the trace)."""
+        if not self.rel.params:
+            return self.trace(), ""
+        model = self.solver.model()
+        values = ", ".join(f"{n} = {model.eval(t, model_completion=True)}"
+                           for n, t in self.rel.params.items())
+        return None, f" with {values}, in {len(self.states) - 1} steps"
 
     def trace(self, k: int | None = None) -> Trace:
         """The path to step k in the solver's last model, labelled with its actions."""

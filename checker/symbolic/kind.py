@@ -28,7 +28,7 @@ class KInduction(SymbolicEngine):
         for k in range(1, self.depth_bound + 1):
             found = search(rel, [goal], k - 1, self)
             if found:
-                return goal.found(found[goal.name][1], "shortest")
+                return goal.found(found[goal.name], "shortest")
             step.solver.add(step.at(z3.Not(bad), k - 1))
             xs = step.extend()
             step.solver.add(z3.And([z3.Or([a != b for a, b in zip(xs, ys)])

@@ -44,8 +44,6 @@ class PDR(SymbolicEngine):
         if answer == z3.sat:
             found = search(rel, [goal], self.depth_bound, self)
             if goal.name in found:
-                return goal.found(found[goal.name][1], "shortest")
-            what = "witness" if goal.kind == "reachable" else "counterexample"
-            return goal.found(None, f"PDR: a {what} exists, longer than depth "
-                                    f"{self.depth_bound}; no trace for it")
+                return goal.found(found[goal.name], "shortest")
+            return goal.found((None, f" beyond depth {self.depth_bound}: no trace"), "PDR: a")
         return goal.unknown(f"Spacer gave up: {fp.reason_unknown()}")
