@@ -171,7 +171,7 @@ class StateGraph:
         return Trace(trace, loop)
 
     def _step(self, u: int, b: int, v: int) -> Step:
-        binding: Binding = self.machine.bindings[b]
+        binding: Binding = self.machine.all_bindings[b]     # indices count every binding
         return find_step(self.machine, self.states[u], self.states[v], binding.name,
                          dict(binding.param_labels))
 

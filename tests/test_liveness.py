@@ -191,3 +191,27 @@ def test_fairness_can_follow_the_requeue_result():
     assert last == {"requeue": False, "done": False, "budget": 0}
     # With the event weakly fair too, the owed reconcile finishes the job.
     assert verdicts(explore(Poller, fairness={"event": "weak"})) == {"finishes": "holds"}
+
+
+class Spinning(Spec):
+    """A fair cycle that never reaches the goal, after a fault switched off by default."""
+    on: bool = False
+
+    @fault(group="crash")
+    def crash(s):
+        s.on = False
+
+    @action(fair="weak")
+    def spin(s):
+        s.on = not s.on
+
+    @eventually
+    def stops(s):
+        return False
+
+
+def test_a_lasso_names_its_actions_when_a_group_is_off():
+    # Binding indices count every binding, those of switched-off groups too.
+    (prop,) = explore(Spinning).properties
+    assert [s.label for s in prop.trace.steps] == ["initial state", "spin"]
+    assert prop.trace.loop == 0 and replay(Machine(Spinning), prop.trace).ok
