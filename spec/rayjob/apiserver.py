@@ -3,6 +3,9 @@
 Counters and history ghosts are kept here, by the actor that applies the effect, whatever
 response the caller then sees (a lost response still counts). The clock's timers are armed
 here too, when the write that records their start time is applied.
+
+Fairness: the garbage collector (kube-controller-manager's garbagecollector, owner
+references) and the kubelet deleting a deleted object's pods are weakly fair.
 """
 from checker import action, require
 
@@ -90,7 +93,7 @@ class ApiServer(RayJobState):
         else:
             s._remove_rj()
 
-    @action(group="apiserver")
+    @action(group="apiserver", fair="weak")
     def gc_children(s):
         """Models the garbage collector (owner references, §11): the RayJob is gone, so its
         RayClusters, submitter Job and Service are deleted (background: pods linger)."""
@@ -103,7 +106,7 @@ class ApiServer(RayJobState):
         s._remove_job()
         s.svc = None
 
-    @action(group="apiserver")
+    @action(group="apiserver", fair="weak")
     def gc_cluster_pods(s, c: ClusterId):
         """Models background deletion of a deleted RayCluster's pods (§6.3): the head and
         its GCS (job records included) go away after the CR."""
@@ -112,7 +115,7 @@ class ApiServer(RayJobState):
         s._head_stops(c, keep_records=False)
         s.head[c] = Head.NONE
 
-    @action(group="apiserver")
+    @action(group="apiserver", fair="weak")
     def gc_old_pod(s):
         """Models the lingering submitter pod of a deleted Job finally being deleted."""
         require(s.pods[PodSlot.OLD] is not None)

@@ -1,4 +1,8 @@
-"""The informer cache: it catches up by itself; a `stale` fault withholds a new version."""
+"""The informer cache: it catches up by itself; a `stale` fault withholds a new version.
+
+Fairness: the catch-up is weakly fair (client-go's reflector delivers every watch event
+eventually); a `stale` fault only delays it.
+"""
 from checker import action, fault, require
 
 from .state import RayJobState
@@ -6,21 +10,21 @@ from .types import CacheSt, ClusterId, CrView, EMPTY, JobView
 
 
 class InformerCache(RayJobState):
-    @action(group="cache")
+    @action(group="cache", fair="weak")
     def cache_catch_up_rj(s):
         """The informer (§2.1: reads use the cached client) delivers the withheld RayJob."""
         require(s.rj_cache is CacheSt.BEHIND)
         s._event()
         s.rj_cache, s.rj_prev, s.rj_prev_b = CacheSt.SYNC, None, EMPTY
 
-    @action(group="cache")
+    @action(group="cache", fair="weak")
     def cache_catch_up_cluster(s, c: ClusterId):
         """The informer delivers the withheld RayCluster version (§2.1)."""
         require(s.cl_cache[c] is CacheSt.BEHIND)
         s._event()
         s.cl_cache[c], s.cl_prev[c] = CacheSt.SYNC, CrView.ABSENT
 
-    @action(group="cache")
+    @action(group="cache", fair="weak")
     def cache_catch_up_job(s):
         """The informer delivers the withheld Job version (§2.1, created-by label)."""
         require(s.job_cache is CacheSt.BEHIND)

@@ -3,6 +3,10 @@
 Every fault and user intervention spends one unit of the single budget F, so a
 counterexample found with budget F needs that many faults. Faults on an operator step
 exist only where their outcome differs from the step's normal one.
+
+Fairness: faults and user actions are never fair (they happen finitely often); an
+outage ends (weakly fair: the Deployment restarts the operator, leader election picks
+it); the clock is strongly fair (see `tick`).
 """
 from checker import action, fault, require
 
@@ -78,9 +82,10 @@ class Environment(RayJobState):
         s._forget()
         s.op_down = True
 
-    @action(group="outage_end")
+    @action(group="outage_end", fair="weak")
     def outage_end(s):
-        """The operator is back and lists everything again (a fresh cache, §13.4)."""
+        """The operator is back and lists everything again (a fresh cache, §13.4); the
+        initial LIST enqueues every object, so a reconcile is owed."""
         require(s.op_down)
         s._event()
         s.op_down = False
@@ -132,13 +137,17 @@ class Environment(RayJobState):
         return {"t_subfin": Rank.SHORT, "t_grace": Rank.LONG, "t_chk": Rank.LONG,
                 "t_active": s.active_deadline, "t_ttl": s.ttl}[name]
 
-    @action(group="clock")
+    @action(group="clock", fair="strong")
     def tick(s, r: Rank):
         """The clock (§13.2): time passes until every armed deadline of duration <= r has
         expired (durations C:37-41, K:284-290), so deadlines with a common start fire in
         the order of their durations. Time passes only while the operator is down, or idle
         after a reconcile that changed nothing and saw every change (it requeues every
-        3 s: 30 s cannot pass between an event and the next reconcile)."""
+        3 s: 30 s cannot pass between an event and the next reconcile).
+        Fairness: time always passes, but this guard is off during every reconcile, so a
+        polling operator disables `tick` again and again; weak fairness would let it stop
+        the clock. Strong fairness says what is meant: a deadline whose time can come
+        comes."""
         require(s.op_down or (s.pc is Pc.IDLE and s.settled
                               and (s.stale_spans_time or not s._any_behind())))
         armed = [t for t in TIMERS if getattr(s, t) is Timer.ARMED]

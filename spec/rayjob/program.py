@@ -1,5 +1,9 @@
 """The user's entrypoint, run by the job supervisor on the head: one external side effect
-(a batch written into a database), then success or failure."""
+(a batch written into a database), then success or failure.
+
+Fairness: JobSupervisor.run starting a PENDING job and the entrypoint's progress are
+weakly fair (the start-timeout monitor of ray #55133 is not modelled).
+"""
 from checker import action, require
 
 from .state import RayJobState
@@ -7,7 +11,7 @@ from .types import KvKey, Outcome, Rec, Sink
 
 
 class UserProgram(RayJobState):
-    @action(group="program")
+    @action(group="program", fair="weak")
     def driver_start(s, k: KvKey):
         """Models JobSupervisor.run: PENDING -> RUNNING, the driver starts (§12.4)."""
         require(s.kv[k] is Rec.PENDING and s._serving(k))
@@ -15,7 +19,7 @@ class UserProgram(RayJobState):
         s.kv[k] = Rec.RUNNING
         s._bump(s.driver_starts, s.cl_attempt[k.c])
 
-    @action(group="program")
+    @action(group="program", fair="weak")
     def program_effect(s, k: KvKey):
         """The entrypoint, run by the supervisor (§12.4), writes its side effect (an
         idempotent sink dedups by key)."""
@@ -24,7 +28,7 @@ class UserProgram(RayJobState):
         s.kv[k] = Rec.WROTE
         s.effects = 1 if s.sink is Sink.IDEMPOTENT else min(s.effects + 1, 2)
 
-    @action(group="program")
+    @action(group="program", fair="weak")
     def program_exit(s, k: KvKey, ok: bool):
         """The entrypoint exits; the supervisor writes SUCCEEDED or FAILED (§12.4)."""
         require(s.kv[k] is Rec.WROTE and s._serving(k))

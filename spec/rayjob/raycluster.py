@@ -1,4 +1,7 @@
-"""The RayCluster controller and the head pod: the head comes up, and may restart."""
+"""The RayCluster controller and the head pod: the head comes up, and may restart.
+
+Fairness: RayClusterReconciler bringing a head up is weakly fair; a restart is a fault.
+"""
 from checker import action, fault, require
 
 from .state import RayJobState
@@ -6,7 +9,7 @@ from .types import ClusterId, Head
 
 
 class RayClusterCtl(RayJobState):
-    @action(group="raycluster")
+    @action(group="raycluster", fair="weak")
     def cluster_ready(s, c: ClusterId):
         """Models the RayCluster controller bringing the head up (GCS, dashboard, agent):
         the CR's status becomes Ready (S4: Ready iff the head serves)."""

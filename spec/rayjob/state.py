@@ -217,6 +217,18 @@ class RayJobState(Spec):
         if s.track_result:
             s.last_result = result
 
+    def _reconcile_owed(s) -> bool:
+        """Fairness of `op_start` (controller-runtime's work queue): a reconcile is owed
+        after one that returned RequeueAfter or an error (rate-limited requeue), or when a
+        watched object changed since the last one ended: SetupWithManager watches the
+        RayJob and its RayClusters, Services and Jobs without predicates (C:864-881), so
+        the operator's own writes count. A `{}` result with nothing changed owes nothing.
+        Needs `track_result`. `settled` also turns false on unwatched events (pods, Ray);
+        that over-approximation is harmless: every branch returning `{}` (RayJob gone,
+        Suspended, Complete/Failed without more clean-up) returns `{}` again unless a
+        watched object changed."""
+        return s.last_result in (Result.REQUEUE, Result.ERROR) or not s.settled
+
     # ------------------------------------------------------------ events and faults
     def _event(s):
         """Another actor moved: the next reconcile is owed before time may pass."""

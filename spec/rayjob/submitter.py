@@ -5,6 +5,10 @@ Each pod runs (J:90-212, `bash -e`, restartPolicy Never):
     if ! ray job status $ID; then ray job submit --no-wait --submission-id $ID ...; fi
     ray job logs --follow $ID
 with the dashboard address and $ID frozen into the Job at creation (C:650-656).
+
+Fairness: each step of a pod's script (the kubelet runs it) and the Job controller's
+reaction to a pod exit (`_pod_exit`) are weakly fair; a `ray job` call waits only for
+the head to serve.
 """
 from checker import Int, action, fault, require
 
@@ -25,7 +29,7 @@ class Submitter(RayJobState):
     def _move(s, p, pc):
         s.pods[p] = s.pods[p]._replace(pc=pc)
 
-    @action(group="submitter")
+    @action(group="submitter", fair="weak")
     def sub_status(s, p: PodSlot):
         """`ray job status $ID` (J:160-164): exit 0 if the record exists, then follow;
         else submit."""
@@ -41,7 +45,7 @@ class Submitter(RayJobState):
         s._fault()
         s._move(p, SubPc.SUBMIT)
 
-    @action(group="submitter")
+    @action(group="submitter", fair="weak")
     def sub_submit(s, p: PodSlot):
         """`ray job submit --no-wait --submission-id $ID` (J:188-190): rejected if the id
         exists (exit 1, `bash -e` ends the pod); an unreachable head also exits 1."""
@@ -54,7 +58,7 @@ class Submitter(RayJobState):
         else:
             s._pod_exit(p, 1)
 
-    @action(group="submitter")
+    @action(group="submitter", fair="weak")
     def sub_follow(s, p: PodSlot):
         """`ray job logs --follow $ID`: exit 0 once the job is terminal, whatever its
         outcome (#3211); exit 1 on a 404. The call goes through the agent, which first
@@ -66,7 +70,7 @@ class Submitter(RayJobState):
         s._recover(k)
         s._pod_exit(p, 1 if s.kv[k] is Rec.NONE else 0)
 
-    @action(group="submitter")
+    @action(group="submitter", fair="weak")
     def sub_broken(s, p: PodSlot, code: Int[0, 1]):
         """`ray job logs --follow` when the head stops under it: exit 0 after a graceful
         stop, 1 after a kill (OBS row 3)."""
