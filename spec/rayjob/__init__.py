@@ -15,6 +15,7 @@ client; line numbers as cited there) and `ray-observed.md` (OBS). One module per
     program.py      the user's entrypoint: one external side effect, then exit
     environment.py  operator faults, the user, the abstract clock
     properties.py   the claims of issue 3 as invariants, and witnesses
+    liveness.py     the claims of issue 6 (fair progress), checked by RayJobLive
     spec.py         RayJob: all of the above in one class
     mutants.py      small subclasses reproducing real bugs
 

@@ -2,6 +2,7 @@
 from .apiserver import ApiServer
 from .cache import InformerCache
 from .environment import Environment
+from .liveness import Liveness
 from .operator import Operator
 from .program import UserProgram
 from .properties import Properties
@@ -13,3 +14,7 @@ from .submitter import Submitter
 class RayJob(Operator, ApiServer, InformerCache, Submitter, RayClusterCtl, RayHead,
              UserProgram, Environment, Properties):
     """KubeRay's RayJob controller with Kubernetes, the submitter, Ray and the faults."""
+
+
+class RayJobLive(RayJob, Liveness):
+    """RayJob with the liveness claims (spec/rayjob/liveness.py), for the live_* models."""
