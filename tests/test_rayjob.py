@@ -204,8 +204,6 @@ def test_checked_in_mutant_traces_replay(mutant, model_name, name, length):
 def write_traces():
     """Re-create examples/traces after a change of the spec's variables:
     `PYTHONPATH=. python tests/test_rayjob.py` (writes compact ITF JSON)."""
-    import json
-    from checker.itf import to_itf
     runs = [(load_model(model_path(m)).machine(), m, name, length, ROOT / "examples/traces" / m /
              f"{name}.itf.json") for (m, name), length in {**TRACES, **SLOW_TRACES}.items()]
     runs += [(mutant_machine(mutant, m), m, name, length, mutant_trace_path(mutant, name))
@@ -214,10 +212,17 @@ def write_traces():
         options = CheckOptions(properties=[name], max_depth=length + 1)
         (p,) = ExplicitEngine(machine, options).check().properties
         assert len(p.trace.steps) - 1 == length, (model, name, len(p.trace.steps) - 1)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        data = to_itf(machine, p.trace, property=name, kind=p.kind, verdict="violated",
-                      source=str(model_path(model).relative_to(ROOT)))
-        path.write_text(json.dumps(data, separators=(",", ":")) + "\n")
+        save_trace(machine, p, model, path)
+
+
+def save_trace(machine, p, model, path):
+    """Write the counterexample of property result `p` (found in `model`) as compact ITF."""
+    import json
+    from checker.itf import to_itf
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = to_itf(machine, p.trace, property=p.name, kind=p.kind, verdict="violated",
+                  source=str(model_path(model).relative_to(ROOT)))
+    path.write_text(json.dumps(data, separators=(",", ":")) + "\n")
 
 
 if __name__ == "__main__":
