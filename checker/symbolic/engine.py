@@ -94,13 +94,16 @@ class Unrolling:
         self.states.append(xs)
         return xs
 
+    @property
+    def last(self) -> int:
+        return len(self.states) - 1
+
     def at(self, formula, k: int):
         return self.rel.rename(formula, self.states[k])
 
-    def reaches(self, formula, k: int | None = None) -> bool:
-        """Is a state satisfying `formula` at step k (default: the last) reachable?"""
-        k = len(self.states) - 1 if k is None else k
-        return self.solver.check(self.at(formula, k)) == z3.sat
+    def reaches(self, formula) -> bool:
+        """Is a last state satisfying `formula` reachable along the path?"""
+        return self.solver.check(self.at(formula, self.last)) == z3.sat
 
     def finding(self) -> tuple[Trace | None, str]:
         """What the solver's last model found: the trace to the last step, labelled with
@@ -111,29 +114,28 @@ class Unrolling:
         model = self.solver.model()
         values = ", ".join(f"{n} = {model.eval(t, model_completion=True)}"
                            for n, t in self.rel.params.items())
-        return None, f" with {values}, in {len(self.states) - 1} steps"
+        return None, f" with {values}, in {self.last} steps"
 
-    def trace(self, k: int | None = None) -> Trace:
-        """The path to step k in the solver's last model, labelled with its actions."""
+    def trace(self) -> Trace:
+        """The path in the solver's last model, labelled with its actions."""
         rel, model = self.rel, self.solver.model()
-        k = len(self.states) - 1 if k is None else k
         steps = [Step(rel.decode(model, self.states[0]))]
-        for i in range(1, k + 1):
+        for i in range(1, len(self.states)):
             step = rel.steps[model.eval(self.which[i - 1], model_completion=True).as_long()]
             b = step.binding
             steps.append(Step(rel.decode(model, self.states[i]), b.name, b.kind,
                               dict(b.param_labels), tuple(_show(c) for c in step.choices)))
         return Trace(steps)
 
-    def check_failures(self, k: int | None = None):
-        """Raise the spec error of a failure reachable at step k, with its trace length."""
+    def check_failures(self):
+        """Raise the spec error of a failing step taken from the last state, if reachable."""
         rel = self.rel
-        if rel.failures and self.reaches(rel.failing(), k):
+        if rel.failures and self.reaches(rel.failing()):
             model = self.solver.model()
-            k = len(self.states) - 1 if k is None else k
             for f in rel.failures:
-                if z3.is_true(model.eval(self.at(f.condition, k), model_completion=True)):
-                    raise SpecError(f"{f.message} (from a state reachable in {k} steps)", f.where)
+                if z3.is_true(model.eval(self.at(f.condition, self.last), model_completion=True)):
+                    raise SpecError(f"{f.message} (from a state reachable in {self.last} "
+                                    f"steps)", f.where)
 
 
 def _show(value) -> str:

@@ -36,7 +36,10 @@ class PDR(SymbolicEngine):
         fp.rule(inv(*args), z3.And(rel.valid, rel.is_initial(rel.flat)))
         fp.rule(inv(*xs2, *rel.params.values()),
                 z3.And(inv(*args), rel.next(xs2), rel.rename(rel.valid, xs2)))
-        answer = fp.query(z3.And(inv(*args), z3.Or(goal.bad, rel.failing())))
+        try:
+            answer = fp.query(z3.And(inv(*args), z3.Or(goal.bad, rel.failing())))
+        except z3.Z3Exception:                      # Spacer cancels at its timeout
+            return goal.unknown(f"time limit {self.options.max_seconds:g} s reached")
         if answer == z3.unsat:
             invariant = z3.substitute_vars(fp.get_cover_delta(-1, inv), *args)
             cert = Certificate.of(rel, goal, invariant)
