@@ -223,10 +223,11 @@ class RayJobState(Spec):
         watched object changed since the last one ended: SetupWithManager watches the
         RayJob and its RayClusters, Services and Jobs without predicates (C:864-881), so
         the operator's own writes count. A `{}` result with nothing changed owes nothing.
-        Needs `track_result`. `settled` also turns false on unwatched events (pods, Ray);
-        that over-approximation is harmless: every branch returning `{}` (RayJob gone,
-        Suspended, Complete/Failed without more clean-up) returns `{}` again unless a
-        watched object changed."""
+        Needs `track_result`. `settled` also turns false on unwatched events (pods, Ray)
+        and when time passes (`tick`); that over-approximation is harmless here: every
+        branch returning `{}` (RayJob gone, Suspended, Complete/Failed without more
+        clean-up) returns `{}` again unless a watched object changed. (It would hide a
+        mutant that returns `{}` where a deadline is pending instead of RequeueAfter.)"""
         return s.last_result in (Result.REQUEUE, Result.ERROR) or not s.settled
 
     # ------------------------------------------------------------ events and faults
