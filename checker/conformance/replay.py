@@ -45,7 +45,8 @@ class Row:
     verdict: str                          # ok, differs, stuck, branch
     allowed: list[dict]                   # the observations the spec allows here
     observed: dict
-    on_path: bool = True                  # the real system followed the scenario's state
+    taken: list[tuple[tuple, tuple]] = dataclasses.field(default_factory=list)
+    """The spec's transitions (before, after) of this step consistent with what was seen."""
 
 
 @dataclasses.dataclass
@@ -91,8 +92,8 @@ class _Checker:
                 return obs
             time.sleep(self.poll)
 
-    def row(self, label, verdict, allowed, obs, on_path=True) -> Row:
-        return Row(label, verdict, [dict(o) for o in sorted(allowed)], dict(obs), on_path)
+    def row(self, label, verdict, allowed, obs, taken=()) -> Row:
+        return Row(label, verdict, [dict(o) for o in sorted(allowed)], dict(obs), list(taken))
 
 
 def run_scenario(machine: Machine, scenario: Scenario, adapter: Adapter,
@@ -109,26 +110,27 @@ def run_scenario(machine: Machine, scenario: Scenario, adapter: Adapter,
             break
         pool = c.closure(states)
         label = step.binding.label
+        pairs = [(x, y) for x in pool for b, _, y in machine.successors(x) if b is step.binding]
         if step.binding.name in adapter.spontaneous:
             allowed = {c.abstract(x) for x in pool}
             goal = c.abstract(step.state)
             if goal not in allowed:
-                rows.append(c.row(label, "branch", {goal}, c.wait(allowed, 0), False))
+                rows.append(c.row(label, "branch", {goal}, c.wait(allowed, 0)))
                 break
             adapter.perform(step, scenario.steps[i + 1:])
             before, obs = obs, c.wait({goal}, adapter.deadline(step))
             verdict = ("ok" if obs == goal else "differs" if obs not in allowed
                        else "stuck" if obs == before else "branch")
         else:
-            succ = {y for x in pool for b, _, y in machine.successors(x) if b is step.binding}
-            if not succ:
-                rows.append(c.row(label, "branch", set(), c.wait(set(), 0), False))
+            if not pairs:
+                rows.append(c.row(label, "branch", set(), c.wait(set(), 0)))
                 break
             adapter.perform(step, scenario.steps[i + 1:])
-            pool = c.closure(succ)
+            pool = c.closure({y for _, y in pairs})
             allowed = {c.abstract(x) for x in pool}
             obs = c.wait(allowed, adapter.deadline(step))
             verdict = "ok" if obs in allowed else "differs"
         states = {x for x in pool if c.abstract(x) == obs} if verdict == "ok" else set()
-        rows.append(c.row(label, verdict, allowed, obs, step.state in states))
+        taken = [(x, y) for x, y in pairs if c.closure({y}) & states]
+        rows.append(c.row(label, verdict, allowed, obs, taken))
     return ScenarioRun(scenario, rows, time.monotonic() - started)

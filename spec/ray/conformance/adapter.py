@@ -14,6 +14,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -25,6 +26,7 @@ from . import abstraction, program
 from .local import ENV, LocalRay, stop_tree
 
 CALL_TIMEOUT = 30.0                      # any single CLI or SDK call
+ATTACH = 4.0                             # time for `ray job logs --follow` to connect
 DEADLINES = {"sub_follow": 30.0, "sub_broken": 30.0, "cluster_ready": 30.0,
              "head_restart": 15.0, "driver_start": 20.0}
 
@@ -63,6 +65,7 @@ class RayAdapter:
         self.script = "idle"
         self.script_job = None
         self.follower: subprocess.Popen | None = None
+        self.follow_started = 0.0
 
     # ------------------------------------------------------------ observation
     def observe(self) -> dict:
@@ -142,6 +145,8 @@ class RayAdapter:
         """Stop the head: killed if the scenario wants the follower to see a crash (exit
         1), else a graceful SIGTERM. The programs' go files go with their drivers."""
         broken = next((s for s in ahead if s.binding.name == "sub_broken"), None)
+        if self.follower is not None:           # a pod at FOLLOW has attached: let it
+            time.sleep(max(0.0, self.follow_started + ATTACH - time.monotonic()))
         self.ray.stop(force=broken is not None and dict(broken.binding.params)["code"])
         for f in self.ctrl.glob("*.effect"):
             f.unlink()
@@ -169,6 +174,7 @@ class RayAdapter:
     def _follow(self):
         """`ray job logs --follow $ID`, in the background as in the pod."""
         cmd = ["ray", "job", "logs", "--address", self.ray.address, "--follow", self.script_job]
+        self.follow_started = time.monotonic()
         self.follower = subprocess.Popen(cmd, stdout=open(self.ctrl / "follow.log", "a"),
                                          stderr=subprocess.STDOUT, start_new_session=True,
                                          env=dict(os.environ, **ENV))
