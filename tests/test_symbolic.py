@@ -152,6 +152,10 @@ def test_proofs_agree_with_bfs_verdicts(engine):
     assert check(engine, DieHard)["not_solved"].verdict.value == "violated"
     bad = check(engine, EagerCommit, {"N": 3})["consistent"]
     assert bad.verdict.value == "violated" and len(bad.trace.steps) - 1 == 3
+    assert check(engine, Peterson, properties=[], deadlock=True)["deadlock"].verdict.value == \
+        "holds"
+    stuck = check(engine, TCommit, {"N": 3}, properties=[], deadlock=True)["deadlock"]
+    assert stuck.verdict.value == "violated" and len(stuck.trace.steps) - 1 == 3
 
 
 def test_pdr_proves_consistency_that_kinduction_cannot_and_the_certificate_rechecks(tmp_path):
