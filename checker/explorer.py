@@ -172,7 +172,7 @@ class ExplicitEngine:
                         succ = m.encode(sc, base, st, label)   # raises, naming the variable
                     produced += 1
                     fired[index] += 1
-                    if succ not in parents:
+                    if succ is not st and succ not in parents:
                         consider(succ, st)
                     restore(sc, base)
                 stats.transitions += produced

@@ -287,7 +287,11 @@ class Machine:
                 ns[f"T{i}"] = d.values
                 load.append(f"    sc.{v.name} = T{i}[st[{i}]]")
                 enc.append(f"    x = sc.{v.name}\n"
-                           f"    c{i} = st[{i}] if x is base[{i}] else E{i}(x)")
+                           f"    if x is base[{i}]:\n"
+                           f"        c{i} = st[{i}]\n"
+                           f"    else:\n"
+                           f"        c{i} = E{i}(x)\n"
+                           f"        changed = True")
             else:
                 ns[f"D{i}"], ns[f"C{i}"] = d.decode, {}
                 load.append(f"    c = st[{i}]\n"
@@ -298,15 +302,17 @@ class Machine:
                             f"            C{i}[c] = x\n"
                             f"    sc.{v.name} = x")
                 enc.append(f"    x = sc.{v.name}\n"
-                           f"    if x is base[{i}]:\n"
-                           f"        c{i} = st[{i}] if x._touched is None else x.code()\n"
+                           f"    if x is base[{i}] and x._touched is None:\n"
+                           f"        c{i} = st[{i}]\n"
                            f"    else:\n"
-                           f"        c{i} = E{i}(x)")
+                           f"        c{i} = x.code() if x is base[{i}] else E{i}(x)\n"
+                           f"        changed = True")
         slots = ", ".join(f"sc.{n}" for n in names)
         codes = ", ".join(f"c{v.index}" for v in self.variables)
         src = "\n".join([
             "def load(sc, st):", *load, f"    return ({slots},)",
-            "def encode(sc, base, st):", *enc, f"    return ({codes},)",
+            "def encode(sc, base, st):", "    changed = False", *enc,
+            f"    return ({codes},) if changed else st",     # a self-loop: the state itself
             "def restore(sc, base):",
             "    undo = sc._undo",
             "    if undo:",
