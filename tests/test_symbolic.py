@@ -369,6 +369,20 @@ def test_identity_and_match_on_symbolic_values_are_flagged_at_the_spec_line(vari
     assert e.value.where.startswith(__file__ + ":")
 
 
+class WideLookup(Spec):
+    n: Int[0, 99] = 0
+
+    @action
+    def square(s):
+        s.n = [i * i % 100 for i in range(100)][s.n]      # a list indexed by a symbolic int
+
+
+def test_a_lookup_keyed_by_a_symbolic_value_forks_over_at_most_64_values():
+    with pytest.raises(SpecError, match="takes more than 64 values") as e:
+        Relation(Machine(WideLookup))
+    assert e.value.where.startswith(__file__ + ":")
+
+
 def test_a_loop_over_a_symbolic_set_is_capped_with_the_line(monkeypatch):
     import checker.symbolic.paths as paths
     monkeypatch.setattr(paths, "MAX_PATHS", 200)
