@@ -110,6 +110,7 @@ def test_removing_fairness_refutes_what_held():
     weak_clock = Machine(RayJobLive, model.constants, model.groups, fairness={"clock": "weak"})
     p = lasso_of(weak_clock, "l1_reaches_complete_or_failed")
     assert p.verdict.value == "violated"
+    assert (len(p.trace.steps) - 1, p.trace.loop) == (24, 19)
     assert_counterexample(weak_clock, "l1_reaches_complete_or_failed", p.trace)
 
 
