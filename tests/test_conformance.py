@@ -12,7 +12,7 @@ from checker.cli import main
 from checker.conformance import ConfigRun, print_report, run_scenario
 from checker.machine import Machine
 from spec.ray.conformance.abstraction import SPONTANEOUS, abstract, items
-from spec.ray.conformance.run import CONFIGS, LENGTH, plan
+from spec.ray.conformance.plan import CONFIGS, LENGTH, plan
 from spec.ray.client import IDS
 from spec.ray.spec import CONSTANTS, GROUPS, RaySide
 from spec.rayjob.program import UserProgram

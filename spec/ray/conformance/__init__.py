@@ -1,10 +1,15 @@
 """Conformance of the Ray side against a real local Ray, by model-based testing.
 
-`run.conform()` generates scenarios from `spec.ray.spec.RaySide` (without and with GCS
-fault tolerance), replays them on a local Ray head (`local.py`) through `adapter.py`, and
-reports coverage and every disagreement. `check-model conform ray` and the tests marked
-`conformance` call it.
+`plan.py` generates scenarios from `spec.ray.spec.RaySide` (without and with GCS fault
+tolerance); `run.conform()` replays them on local Ray heads (`local.py`) through
+`adapter.py`. `check-model conform ray` and the tests marked `conformance` call it. Only
+`run` and `adapter` import Ray, so the rest works without it.
 """
-from .run import conform
 
-__all__ = ["conform"]
+
+def __getattr__(name):
+    """`conform`, imported on first use (it needs Ray)."""
+    if name == "conform":
+        from .run import conform
+        return conform
+    raise AttributeError(name)

@@ -1,4 +1,4 @@
-"""A local Ray head and a Redis, started and stopped by pid, bound to 127.0.0.1.
+"""A local Ray head and a Redis, started and stopped by pid, on 127.0.0.1 where Ray allows.
 
 `ray stop` would stop every Ray on the machine, so the head runs as `ray start --block`
 in a session of its own and is stopped by signalling exactly the processes of that

@@ -1,41 +1,22 @@
-"""Generate the Ray side's scenarios, replay them on a local Ray, collect the results.
+"""Replay the Ray side's scenarios (`plan.py`) on local Ray heads, collect the results.
 
-Two configurations of the same spec: without GCS fault tolerance, and with it (Redis).
-The second only needs the items the first cannot show (what survives a restart).
 The scenarios of a configuration share one head: each uses its own submission ids and
 control files.
 """
 from __future__ import annotations
 
-import functools
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from checker.conformance import ConfigRun, Selection, run_scenario, select
+from checker.conformance import ConfigRun, Selection, run_scenario
 from checker.machine import Machine
 
-from ..spec import CONSTANTS, GROUPS, RaySide
 from .abstraction import items
 from .adapter import RayAdapter
 from .local import LocalRay, Redis
-
-CONFIGS = {"no GCS FT": False, "GCS FT (Redis)": True}
-DEPTH, LENGTH = 8, 30          # two jobs orphaned by a restart, then a call: 8 steps
-
-
-@functools.cache
-def plan() -> dict[str, tuple[Machine, Selection]]:
-    """Each configuration's machine and scenarios (the FT one skips covered items)."""
-    plans, covered = {}, frozenset()
-    for name, ft in CONFIGS.items():
-        m = Machine(RaySide, dict(CONSTANTS, gcs_ft=ft), GROUPS)
-        sel = select(m, DEPTH, items, LENGTH, covered)
-        covered |= sel.items
-        plans[name] = (m, sel)
-    return plans
-
+from .plan import CONFIGS, plan
 
 def conform(progress=print, workdir: Path | None = None,
             only: tuple[str, ...] = tuple(CONFIGS)) -> list[ConfigRun]:
