@@ -66,8 +66,8 @@ class Run:
 class Explorer(Oracle):
     """Answers decisions on symbolic values and `choose`, path by path."""
 
-    def __init__(self, solver: z3.Solver):
-        self.solver = solver
+    def __init__(self, solver: z3.Solver, env: dict):
+        self.solver, self.env = solver, env          # env: the constants `choose` may read
         self.trail: list[_Decision] = []
         self.depth = 0
         self.conditions: list[z3.BoolRef] = []
@@ -157,11 +157,9 @@ class Explorer(Oracle):
 
     # ------------------------------------------------------------ running
 
-    def explore(self, run: Callable[[], Any], what: str, env: dict,
-                where: str | None = None) -> Iterator[Run]:
+    def explore(self, run: Callable[[], Any], what: str, where: str | None = None) -> Iterator[Run]:
         """Every feasible, enabled path of `run()`; a spec's exception ends its path as an
         error (a proof obligation: it matters only if some reachable state takes that path)."""
-        self.env = env
         self.trail = []
         previous = install_oracle(self)
         _active.append(self)

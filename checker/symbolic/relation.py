@@ -111,7 +111,7 @@ class Relation:
             sc = setup()
             outcome = fn(sc, *args)
             return finish(sc, outcome)
-        for path in Explorer(self.solver).explore(run, label, self.env, where_defined(fn)):
+        for path in Explorer(self.solver, self.env).explore(run, label, where_defined(fn)):
             for condition, e in path.failures:
                 self.fail(condition, *self._explain(e, label))
             if path.error is not None:
