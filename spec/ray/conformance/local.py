@@ -90,6 +90,14 @@ def _name(pid: int) -> str:
         return ""
 
 
+def _ok(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url, timeout=2) as r:
+            return r.status == 200
+    except OSError:
+        return False
+
+
 def _alive(pid: int) -> bool:
     try:
         return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
@@ -150,8 +158,18 @@ class LocalRay:
         self.proc: subprocess.Popen | None = None
         self.starts = 0
 
-    def start(self):
-        """Start the head and wait until its dashboard says the GCS is healthy."""
+    def start(self, attempts: int = 2):
+        """Start the head and wait until it is ready. A start that fails is retried once
+        (on a loaded machine the raylet may miss Ray's own startup timeout), as
+        Kubernetes would restart a head pod that failed to come up."""
+        for attempt in range(attempts):
+            try:
+                return self._start_once()
+            except StartError:
+                if attempt == attempts - 1:
+                    raise
+
+    def _start_once(self):
         self.dir.mkdir(parents=True, exist_ok=True)
         env = dict(os.environ, **ENV)
         if self.redis is not None:
@@ -166,8 +184,9 @@ class LocalRay:
                *(f"--{name}={port}" for name, port in self.ports.items())]
         self.starts += 1
         log = self.dir / f"ray-start-{self.starts}.log"
-        self.proc = subprocess.Popen(cmd, env=env, start_new_session=True,
-                                     stdout=open(log, "w"), stderr=subprocess.STDOUT)
+        with open(log, "w") as out:
+            self.proc = subprocess.Popen(cmd, env=env, start_new_session=True,
+                                         stdout=out, stderr=subprocess.STDOUT)
         end = time.monotonic() + self.start_timeout
         while time.monotonic() < end:
             if self.healthy():
@@ -179,15 +198,15 @@ class LocalRay:
         self.stop(force=True)
         tail = "\n".join(log.read_text(errors="replace").splitlines()[-15:])
         why = f"exited ({exited})" if exited is not None else \
-            f"not healthy after {self.start_timeout:g} s"
+            f"not ready after {self.start_timeout:g} s"
         raise StartError(f"Ray head {why}; the end of {log}:\n{tail}")
 
     def healthy(self) -> bool:
-        try:
-            with urllib.request.urlopen(f"{self.address}/api/gcs_healthz", timeout=2) as r:
-                return r.status == 200
-        except OSError:
-            return False
+        """KubeRay's readiness probe of a head: the agent's raylet health and the
+        dashboard's GCS health (only then does a RayCluster become Ready)."""
+        agent = f"http://127.0.0.1:{self.ports['dashboard-agent-listen-port']}"
+        return all(_ok(url) for url in (f"{agent}/api/local_raylet_healthz",
+                                        f"{self.address}/api/gcs_healthz"))
 
     def stop(self, force: bool = False):
         """Stop every process of the head: SIGKILL (a crash), or SIGTERM in `ray stop`'s
