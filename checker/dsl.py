@@ -85,24 +85,25 @@ class Role:
     group: str | None = None  # action group the model file can switch on or off
     fair: str | None = None   # "weak" or "strong" fairness of an action (liveness)
     fair_when: Callable | None = None   # fairness only of its steps from states where this holds
+    calls: str | None = None  # the actor an action calls (API server, Ray head): for diagrams
 
 
 FAIRNESS = ("weak", "strong")
 
 
 def _mark(kind: str, fn: Callable | None = None, *, group: str | None = None,
-          fair: str | None = None, fair_when: Callable | None = None):
+          fair: str | None = None, fair_when: Callable | None = None, calls: str | None = None):
     if fair is not None and fair not in FAIRNESS:
         raise ValueError(f"fair must be one of {FAIRNESS}, got {fair!r}")
 
     def wrap(f):
-        f.__checker_role__ = Role(kind, group, fair, fair_when)
+        f.__checker_role__ = Role(kind, group, fair, fair_when, calls)
         return f
     return wrap(fn) if fn is not None else wrap
 
 
 def action(fn=None, *, group: str | None = None, fair: str | None = None,
-           fair_when: Callable | None = None):
+           fair_when: Callable | None = None, calls: str | None = None):
     """A transition: `def step(s, p: Domain, ...)`; each parameter binding is one action.
 
     `fair="weak"`: each binding, if enabled continuously, is eventually taken;
@@ -110,9 +111,10 @@ def action(fn=None, *, group: str | None = None, fair: str | None = None,
     `fair_when=pred` restricts fairness to the steps taken from states where `pred(s)`
     holds (TLA+ `WF(pred and A)`), e.g. a reconcile that is owed because the last one
     asked to be requeued. Fairness only matters to liveness properties; a model file may
-    add or remove it.
+    add or remove it. `calls="API server"` names the actor the step calls, so that
+    counterexample diagrams draw it as a message from the action's class to that actor.
     """
-    return _mark("action", fn, group=group, fair=fair, fair_when=fair_when)
+    return _mark("action", fn, group=group, fair=fair, fair_when=fair_when, calls=calls)
 
 
 def fault(fn=None, *, group: str = "faults"):

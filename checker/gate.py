@@ -29,7 +29,8 @@ class ModelOutcome:
     error: str | None = None
     moved: list[str] = dataclasses.field(default_factory=list)     # failures, one line each
     notes: list[str] = dataclasses.field(default_factory=list)     # reported, not failed
-    actors: dict[str, str] = dataclasses.field(default_factory=dict)   # action -> actor
+    actors: dict[str, tuple[str, str | None]] = dataclasses.field(default_factory=dict)
+    """Action name -> (the actor performing it, the actor it calls), for diagrams."""
 
     @property
     def status(self) -> str:
@@ -66,7 +67,7 @@ def check_model(path: Path, baseline: dict, trace_dir: Path | None = None) -> Mo
         out.error = str(e)
         return out
     result, expect = out.result, out.model.expect
-    out.actors = {b.name: actor_of(b) for b in machine.all_bindings}
+    out.actors = {b.name: (actor_of(b), b.calls) for b in machine.all_bindings}
     for p in result.properties:
         p.expected = expect.get(p.name)
         if p.trace is not None and trace_dir is not None:

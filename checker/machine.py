@@ -61,6 +61,7 @@ class Binding:
     body: Callable                     # path, parameters baked in (see `bake`)
     fair: str | None = None            # "weak" / "strong" fairness of this binding
     fair_when: Callable | None = None  # ... of its steps from states where this holds
+    calls: str | None = None           # the actor it calls, for diagrams
 
     @property
     def args(self) -> tuple:
@@ -269,7 +270,8 @@ class Machine:
                 bindings.append(Binding(
                     len(bindings), name, role.kind, role.group, tuple(zip(params, combo)),
                     tuple((p, d.show(v)) for p, d, v in zip(params, domains, combo)),
-                    fn, bake(guard, combo), bake(body, combo), role.fair, role.fair_when))
+                    fn, bake(guard, combo), bake(body, combo), role.fair, role.fair_when,
+                    role.calls))
         return bindings
 
     # ------------------------------------------------------------ generated codecs

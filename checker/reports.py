@@ -119,22 +119,23 @@ def _mermaid_id(name: str) -> str:
     return re.sub(r"\W", "_", name)
 
 
-def mermaid(prop, actors: dict[str, str]) -> str:
-    """The trace as a sequence diagram: one participant per actor, faults in red notes."""
-    lines = ["sequenceDiagram"]
+def mermaid(prop, actors: dict[str, tuple[str, str | None]]) -> str:
+    """The trace as a sequence diagram: one participant per actor, a step as a message
+    from its actor to the actor it calls (or to itself), faults as notes."""
     seen: list[str] = []
     body = []
     for step in prop.trace.steps[1:]:
-        actor = actors.get(step.action, "spec")
-        if actor not in seen:
-            seen.append(actor)
+        actor, target = actors.get(step.action, ("spec", None))
+        for name in (actor, target):
+            if name and name not in seen:
+                seen.append(name)
         label = step.label.replace(";", ",").replace("#", "")
         if step.kind == "fault":
             body.append(f"    Note over {_mermaid_id(actor)}: ⚡ {label}")
         else:
-            body.append(f"    {_mermaid_id(actor)}->>{_mermaid_id(actor)}: {label}")
-    lines += [f"    participant {_mermaid_id(a)} as {a}" for a in seen] + body
-    return "\n".join(lines)
+            body.append(f"    {_mermaid_id(actor)}->>{_mermaid_id(target or actor)}: {label}")
+    return "\n".join(["sequenceDiagram", *(f"    participant {_mermaid_id(a)} as {a}" for a in seen),
+                      *body])
 
 
 def markdown(outcomes: list[ModelOutcome]) -> str:

@@ -15,7 +15,7 @@ from checker import Int, Spec, action, invariant, reachable, require
 class Light(Spec):
     level: Int[0, 3] = 0
 
-    @action
+    @action(calls="Dimmer")
     def up(s):
         require(s.level < 3)
         s.level += 1
@@ -156,7 +156,8 @@ def test_markdown_draws_the_counterexample_as_a_sequence_diagram(project):
     assert result.exit_code == 1
     md = (root / "pr.md").read_text()
     assert "```mermaid\nsequenceDiagram" in md
-    assert md.count("Light->>Light: up") == 3
+    assert "participant Dimmer as Dimmer" in md
+    assert md.count("Light->>Dimmer: up") == 3
 
 
 def test_only_changed_rechecks_models_whose_spec_changed(project):

@@ -32,7 +32,8 @@ class Operator(RayJobState):
         s._set(phase=Phase.FAILED, reason=reason)
 
     # ------------------------------------------------------------ Reconcile
-    @action(group="reconcile", fair="weak", fair_when=RayJobState._reconcile_owed)
+    @action(group="reconcile", fair="weak", fair_when=RayJobState._reconcile_owed,
+            calls="informer cache")
     def op_start(s):
         """Models Reconcile (C:89-165): read the RayJob from the informer cache (NotFound:
         return {}), keep a copy of its status (C:142), then the branch up to its first call.
@@ -81,7 +82,7 @@ class Operator(RayJobState):
         building the dashboard client never fails here (S8)."""
         s.pc = Pc.FIN_REMOVE if s.m_h.job_status in TERMINAL else Pc.STOP_JOB
 
-    @action(group="reconcile", fair="weak")
+    @action(group="reconcile", fair="weak", calls="Ray head")
     def op_stop_job(s):
         """Models StopJob (D:303-339) called at C:123-129: errors (404, unreachable head,
         empty dashboardURL) are only logged; then the finalizer is removed."""
@@ -98,7 +99,7 @@ class Operator(RayJobState):
         s.pc = Pc.FIN_REMOVE
         return reached
 
-    @action(group="reconcile", fair="weak")
+    @action(group="reconcile", fair="weak", calls="API server")
     def op_fin_remove(s):
         """Models r.Update removing the finalizer (C:132-137); the RayJob then disappears."""
         require(s.pc is Pc.FIN_REMOVE and not s.op_down)
@@ -123,7 +124,7 @@ class Operator(RayJobState):
             s._init_status()
             s._finish()
 
-    @action(group="reconcile", fair="weak")
+    @action(group="reconcile", fair="weak", calls="API server")
     def op_fin_add(s):
         """Models r.Update adding ray.io/rayjob-finalizer (C:167-174); on success the copy
         takes the new resourceVersion, initRayJobStatusIfNeed runs and W#2 follows."""
@@ -205,7 +206,7 @@ class Operator(RayJobState):
         s._set(phase=Phase.RUNNING)             # a found Job is not checked (C:562-583)
         s._finish()
 
-    @action(group="reconcile", fair="weak")
+    @action(group="reconcile", fair="weak", calls="API server")
     def op_create_cluster(s):
         """Models getOrCreateRayClusterInstance's Create (C:947-995, C:977): by the persisted
         name, so a repeated create gets AlreadyExists (an error, requeue)."""
@@ -226,7 +227,7 @@ class Operator(RayJobState):
             s._services()
         return True
 
-    @action(group="reconcile", fair="weak")
+    @action(group="reconcile", fair="weak", calls="API server")
     def op_create_job(s):
         """Models createNewK8sJob (C:716-756, C:748): the submitter Job named after the
         RayJob, with the dashboard address and submission id frozen into its env
@@ -274,13 +275,13 @@ class Operator(RayJobState):
         else:
             s._submitter_check()
 
-    @action(group="reconcile", fair="weak")
+    @action(group="reconcile", fair="weak", calls="API server")
     def op_create_svc(s):
         """Models the head Service Create (C:705)."""
         require(s.pc is Pc.CREATE_SVC and not s.op_down)
         s._write_svc()
 
-    @action(group="reconcile", fair="weak")
+    @action(group="reconcile", fair="weak", calls="API server")
     def op_update_svc(s):
         """Models the head Service Update to the current cluster (C:693)."""
         require(s.pc is Pc.UPDATE_SVC and not s.op_down)
@@ -324,7 +325,7 @@ class Operator(RayJobState):
         + 30 s has passed and the branch is not terminal yet; Ray's answer is not asked."""
         return finished and s.t_subfin is Timer.FIRED and s.m_h.phase is Phase.RUNNING
 
-    @action(group="reconcile", fair="weak")
+    @action(group="reconcile", fair="weak", calls="Ray head")
     def op_get_job_info(s):
         """Models GetJobInfo (D:154-184) and what Running does with the answer
         (C:301-365)."""
@@ -382,7 +383,7 @@ class Operator(RayJobState):
             s._set_b(chk_fail=True)
             s._finish()
 
-    @action(group="reconcile", fair="weak")
+    @action(group="reconcile", fair="weak", calls="Ray head")
     def op_submit_job(s):
         """Models SubmitJob with submission_id = status.jobId (HTTPMode, C:1307-1321)."""
         require(s.pc is Pc.SUBMIT_JOB and not s.op_down)
@@ -430,7 +431,7 @@ class Operator(RayJobState):
         s._set(reason=Reason.NONE, job_status=JStat.NEW,
                phase=Phase.SUSPENDED if s.m_h.phase is Phase.SUSPENDING else Phase.NEW)
 
-    @action(group="reconcile", fair="weak")
+    @action(group="reconcile", fair="weak", calls="API server")
     def op_delete_cluster(s):
         """Models deleteClusterResources' Delete (C:798-834, C:823): the CR disappears at
         once, its pods later (background deletion)."""
@@ -454,7 +455,7 @@ class Operator(RayJobState):
         else:
             s._delete_job_then_reset(cluster_gone=False)
 
-    @action(group="reconcile", fair="weak")
+    @action(group="reconcile", fair="weak", calls="API server")
     def op_delete_job(s):
         """Models deleteSubmitterJob's Delete with Background propagation (C:759-795)."""
         require(s.pc is Pc.DELETE_JOB and not s.op_down)
@@ -495,7 +496,7 @@ class Operator(RayJobState):
         """now >= endTime + ttlSecondsAfterFinished (C:1519-1534)."""
         return s.t_ttl is Timer.FIRED
 
-    @action(group="reconcile", fair="weak")
+    @action(group="reconcile", fair="weak", calls="API server")
     def op_delete_rj(s):
         """Models r.Delete(rayJob) when DELETE_RAYJOB_CR_AFTER_JOB_FINISHES is set (C:1538)."""
         require(s.pc is Pc.DELETE_RJ and not s.op_down)
@@ -508,7 +509,7 @@ class Operator(RayJobState):
         return True
 
     # ------------------------------------------------------------ the status write
-    @action(group="reconcile", fair="weak")
+    @action(group="reconcile", fair="weak", calls="API server")
     def op_status_write(s):
         """Models updateRayJobStatus' r.Status().Update (C:919-945): a full PUT carrying the
         copy's resourceVersion, 409 if stale; endTime set when entering Complete/Failed."""

@@ -29,7 +29,7 @@ class Submitter(RayJobState):
     def _move(s, p, pc):
         s.pods[p] = s.pods[p]._replace(pc=pc)
 
-    @action(group="submitter", fair="weak")
+    @action(group="submitter", fair="weak", calls="Ray head")
     def sub_status(s, p: PodSlot):
         """`ray job status $ID` (J:160-164): exit 0 if the record exists, then follow;
         else submit."""
@@ -45,7 +45,7 @@ class Submitter(RayJobState):
         s._fault()
         s._move(p, SubPc.SUBMIT)
 
-    @action(group="submitter", fair="weak")
+    @action(group="submitter", fair="weak", calls="Ray head")
     def sub_submit(s, p: PodSlot):
         """`ray job submit --no-wait --submission-id $ID` (J:188-190): rejected if the id
         exists (exit 1, `bash -e` ends the pod); an unreachable head also exits 1."""
@@ -58,7 +58,7 @@ class Submitter(RayJobState):
         else:
             s._pod_exit(p, 1)
 
-    @action(group="submitter", fair="weak")
+    @action(group="submitter", fair="weak", calls="Ray head")
     def sub_follow(s, p: PodSlot):
         """`ray job logs --follow $ID`: exit 0 once the job is terminal, whatever its
         outcome (#3211); exit 1 on a 404. The call goes through the agent, which first
