@@ -489,15 +489,3 @@ def as_domain(t, owner=None) -> Domain:
     where = f" (in {owner.__name__})" if owner is not None else ""
     raise TypeError(f"{t!r}{where} is not a finite domain: use bool, an Enum, a record "
                     f"(frozen dataclass or NamedTuple), Int[lo, hi], Option[T], Set[E] or Map[K, V]")
-
-
-def domain_values(d) -> list:
-    """Values of a concrete domain, or of a plain iterable (for `choose`)."""
-    if isinstance(d, Domain):
-        return d.values if d.scalar else _container_values(d)
-    return list(d) if not isinstance(d, (list, tuple)) else d
-
-
-def _container_values(d):
-    raise TypeError(f"cannot enumerate the values of {d}; choose from a scalar domain")
-

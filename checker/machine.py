@@ -448,8 +448,6 @@ class Machine:
         """Variable name -> immutable Python value, for traces and display."""
         return {v.name: v.domain.plain(c) for v, c in zip(self.variables, st)}
 
-    def state_from_plain(self, values: dict[str, Any]) -> tuple:
-        return tuple(v.domain.encode(values[v.name]) for v in self.variables)
 
 
 def _short(value, limit=80):
