@@ -27,7 +27,7 @@ LASSOS = {
     ("live_ops_F1", "l5_runs_at_least_once"): (22, 22),     # one dashboard error: 300 s of 404s
     ("live_hand_job_F1", "l1_reaches_complete_or_failed"): (14, 14),   # gap (i): error loop
     ("live_hand_job_F1", "l5_runs_at_least_once"): (14, 14),
-    ("live_http_head_ft_F1", "l1_reaches_complete_or_failed"): (24, 19),  # orphan stays RUNNING
+    ("live_http_head_ft_F1", "l1_reaches_complete_or_failed"): (24, 19),  # stranded PENDING
 }
 
 # Real bugs that break a claim the faithful spec keeps: (mutant, model, property, steps, loop).

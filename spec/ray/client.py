@@ -10,7 +10,7 @@ import enum
 from checker import Int, Option, action, require
 
 from spec.rayjob.state import RayJobState
-from spec.rayjob.types import ClusterId, JobId, KvKey, PodSlot, Rec, SubPc, SubPod, NONTERMINAL_RECS
+from spec.rayjob.types import ClusterId, JobId, KvKey, PodSlot, Rec, SubPc, SubPod
 
 CLUSTER = ClusterId.C0                      # the one head the client talks to
 IDS = (JobId.J0, JobId.J1)                  # the submission ids it uses
@@ -60,14 +60,11 @@ class RayClient(RayJobState):
     @action(group="client")
     def sdk_stop(s, j: JobId):
         """`JobSubmissionClient.stop_job(j)`: the head answers 404 for an unknown id, else
-        the agent's JobManager stops the job, True iff it was still running."""
+        the agent's JobManager answers whether it stopped the job."""
         k = s._key(j)
         if not s._serving(k):
             s.reply = Reply.UNREACHABLE
         elif s.kv[k] is Rec.NONE:
             s.reply = Reply.NOT_FOUND
         else:
-            s._recover(k)
-            running = s.kv[k] in NONTERMINAL_RECS
-            s._ray_stop(k)
-            s.reply = Reply.STOPPED if running else Reply.NOT_STOPPED
+            s.reply = Reply.STOPPED if s._ray_stop(k) else Reply.NOT_STOPPED

@@ -86,8 +86,10 @@ Abstractions and simplifications (each keeps the verdicts of the properties)
 * Ray: the supervisor starts with the record (S14; the crash window inside submit is a
   Ray bug of its own, ray #62766, and put-if-absent still decides every duplicate); a stop
   is atomic (S15; an effect racing the SIGTERM could only add refutations of claim 11,
-  already refuted). Ray 2.60 fails an orphaned record lazily, on the next agent-routed
-  call (`lazy_ft_recovery`); the pinned Ray's monitor does it at once (both modelled).
+  already refuted). Ray 2.60 fails an orphaned RUNNING record lazily, on the next
+  agent-routed call (`lazy_ft_recovery`); the pinned Ray's monitor does it at once (both
+  modelled). A stranded PENDING record is failed only by the start timeout (15 min, at
+  any time in the abstract clock), as `check-model conform ray` showed (rayhead.py).
 * The head Service is read without staleness (S2): no decision but "create or repoint"
   depends on it; its writes are crash points.
 * Validation always passes: the constants are valid KubeRay specs (ValidationFailed is

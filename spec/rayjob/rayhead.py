@@ -3,9 +3,20 @@
 Records live per cluster name: one map of `kv` per RayCluster slot is one GCS. A head
 restart without GCS fault tolerance empties it (a new GCS epoch is an empty map, so epochs
 need no counter).
+
+Checked against a real Ray 2.60 by `check-model conform ray` (spec/ray/conformance), which
+corrected two assumptions about GCS fault tolerance:
+* a job still PENDING when the head restarts is not failed by the recovery: its record
+  stays PENDING, `stop_job` answers False and leaves it, and only the start timeout
+  (RAY_JOB_START_TIMEOUT_SECONDS, 15 min) of a JobManager's monitor fails it (STRANDED,
+  TIMING_OUT, `start_timeout`); the spec used to fail it like a RUNNING one;
+* the first agent-routed call after a restart creates the agent's JobManager, whose
+  recovery covers every record of the GCS, not only the one the call names.
 """
 from .state import RayJobState
-from .types import NONTERMINAL_RECS, ClusterId, Head, KvKey, PodSlot, Rec, SubPc
+from checker import action, require
+
+from .types import SUPERVISED_RECS, ClusterId, Head, KvKey, PodSlot, Rec, SubPc
 
 
 class RayHead(RayJobState):
@@ -24,28 +35,48 @@ class RayHead(RayJobState):
         s.kv[k] = Rec.PENDING
         return True
 
-    def _ray_stop(s, k):
-        """JobManager.stop_job: a non-terminal job is STOPPED (SIGTERM, then STOPPED; the
-        program writes nothing after the stop was accepted, S15)."""
+    def _ray_stop(s, k) -> bool:
+        """JobManager.stop_job: a job whose supervisor runs is STOPPED (SIGTERM, then
+        STOPPED; the program writes nothing after the stop was accepted, S15). Returns
+        `stop_job`'s answer: whether there was a supervisor to stop."""
         s._recover(k)
-        if s.kv[k] in NONTERMINAL_RECS:
-            s.kv[k] = Rec.STOPPED
+        if s.kv[k] not in SUPERVISED_RECS:
+            return False
+        s.kv[k] = Rec.STOPPED
+        return True
 
     def _recover(s, k):
-        """An agent-routed call creates the agent's JobManager, whose recovery fails a
-        record whose supervisor is gone (OBS §4.6, lazy recovery)."""
-        if s.kv[k] is Rec.ORPHAN:
-            s.kv[k] = Rec.FAILED
+        """An agent-routed call creates the agent's JobManager, whose recovery covers every
+        record of the GCS (OBS §4.6, lazy recovery): a RUNNING one whose supervisor is
+        gone is FAILED, a PENDING one waits for its start timeout."""
+        for r in s._records(k.c):
+            if s.kv[r] is Rec.ORPHAN:
+                s.kv[r] = Rec.FAILED
+            elif s.kv[r] is Rec.STRANDED:
+                s.kv[r] = Rec.TIMING_OUT
+
+    @action(group="ray_monitor", fair="weak")
+    def start_timeout(s, k: KvKey):
+        """A JobManager's monitor fails a PENDING job whose supervisor is gone once
+        RAY_JOB_START_TIMEOUT_SECONDS (15 min, §12.2) have passed. The abstract clock
+        does not order it with the operator's deadlines: it may happen at any time."""
+        require(s.kv[k] is Rec.TIMING_OUT and s._serving(k))
+        s._event()
+        s.kv[k] = Rec.FAILED
 
     def _head_stops(s, c: ClusterId, keep_records: bool):
         """The head of `c` goes away: drivers die with it; records survive only with GCS
-        fault tolerance (then, with eager recovery, they are FAILED at once); every
-        `ray job logs --follow` attached to it breaks."""
+        fault tolerance (then, with eager recovery, RUNNING ones are FAILED at once and
+        PENDING ones wait for their start timeout); every `ray job logs --follow`
+        attached to it breaks."""
+        lazy = s.lazy_ft_recovery
         for k in s._records(c):
             if not keep_records:
                 s.kv[k] = Rec.NONE
-            elif s.kv[k] in NONTERMINAL_RECS:
-                s.kv[k] = Rec.ORPHAN if s.lazy_ft_recovery else Rec.FAILED
+            elif s.kv[k] is Rec.PENDING:
+                s.kv[k] = Rec.STRANDED if lazy else Rec.TIMING_OUT
+            elif s.kv[k] in SUPERVISED_RECS:
+                s.kv[k] = Rec.ORPHAN if lazy else Rec.FAILED
         for p in PodSlot:
             pod = s.pods[p]
             if pod is not None and pod.target is c and pod.pc is SubPc.FOLLOW:

@@ -31,11 +31,17 @@ class Submitter(RayJobState):
 
     @action(group="submitter", fair="weak", calls="Ray head")
     def sub_status(s, p: PodSlot):
-        """`ray job status $ID` (J:160-164): exit 0 if the record exists, then follow;
+        """`ray job status $ID` (J:160-164): exit 0 if the record exists, then follow
+        (attaching goes through the agent: recovery, found by `check-model conform ray`);
         else submit."""
         require(s._at(p, SubPc.STATUS))
         s._event()
-        s._move(p, SubPc.SUBMIT if s.kv[s._pod_key(p)] is Rec.NONE else SubPc.FOLLOW)
+        k = s._pod_key(p)
+        if s.kv[k] is Rec.NONE:
+            s._move(p, SubPc.SUBMIT)
+        else:
+            s._recover(k)                  # `logs --follow` attaches through the agent
+            s._move(p, SubPc.FOLLOW)
 
     @fault(group="status_net")
     def status_net_error(s, p: PodSlot):

@@ -81,8 +81,10 @@ class Rec(enum.Enum):
     """A Ray job record in one cluster's GCS (job_manager.py, common.py).
 
     RUNNING: the driver runs, no side effect yet; WROTE: the side effect is written and
-    the driver still runs; ORPHAN: a non-terminal record whose supervisor died in a head
-    restart with GCS fault tolerance (GET still says RUNNING, OBS §4.6).
+    the driver still runs; ORPHAN: a RUNNING record whose supervisor died in a head
+    restart with GCS fault tolerance (GET still says RUNNING, OBS §4.6). STRANDED: the
+    same for a PENDING record; TIMING_OUT: a stranded record a JobManager now monitors
+    (both still PENDING; `check-model conform ray`, see rayhead.py).
     """
     NONE = "absent"
     PENDING = "PENDING"
@@ -92,11 +94,15 @@ class Rec(enum.Enum):
     FAILED = "FAILED"
     STOPPED = "STOPPED"
     ORPHAN = "RUNNING(supervisor lost)"
+    STRANDED = "PENDING(supervisor lost)"
+    TIMING_OUT = "PENDING(start timeout running)"
 
 
-NONTERMINAL_RECS = frozenset({Rec.PENDING, Rec.RUNNING, Rec.WROTE, Rec.ORPHAN})
-REC_STATUS = {Rec.PENDING: JStat.PENDING, Rec.RUNNING: JStat.RUNNING, Rec.WROTE: JStat.RUNNING,
-              Rec.ORPHAN: JStat.RUNNING, Rec.SUCCEEDED: JStat.SUCCEEDED,
+SUPERVISED_RECS = frozenset({Rec.PENDING, Rec.RUNNING, Rec.WROTE})     # a supervisor runs it
+NONTERMINAL_RECS = SUPERVISED_RECS | {Rec.ORPHAN, Rec.STRANDED, Rec.TIMING_OUT}
+REC_STATUS = {Rec.PENDING: JStat.PENDING, Rec.STRANDED: JStat.PENDING,
+              Rec.TIMING_OUT: JStat.PENDING, Rec.RUNNING: JStat.RUNNING,
+              Rec.WROTE: JStat.RUNNING, Rec.ORPHAN: JStat.RUNNING, Rec.SUCCEEDED: JStat.SUCCEEDED,
               Rec.FAILED: JStat.FAILED, Rec.STOPPED: JStat.STOPPED}
 
 
