@@ -38,8 +38,7 @@ class ModelOutcome:
             return "error"
         if self.moved:
             return "moved"
-        if self.result is not None and any(p.verdict is Verdict.UNKNOWN and p.expected is not Verdict.UNKNOWN
-                                           for p in self.result.properties):
+        if self.result is not None and any(p.undecided for p in self.result.properties):
             return "unknown"
         return "ok"
 

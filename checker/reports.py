@@ -45,7 +45,7 @@ def junit(outcomes: list[ModelOutcome]) -> str:
                                      time=f"{seconds:.3f}")
                 cases += 1
                 wanted = (p.expected or Verdict.HOLDS).value
-                if p.verdict is Verdict.UNKNOWN and p.expected is not Verdict.UNKNOWN:
+                if p.undecided:
                     ET.SubElement(case, "skipped", message=f"unknown: {p.reason}")
                 elif not p.as_expected:
                     text = "\n".join(f"{i}. {label}" for i, (_, label) in enumerate(_steps(p), 1))

@@ -28,6 +28,11 @@ class PropertyResult:
     where: str | None = None        # spec file:line of the property
 
     @property
+    def undecided(self) -> bool:
+        """Unknown where a decision was expected: the run was inconclusive for it."""
+        return self.verdict is Verdict.UNKNOWN and self.expected is not Verdict.UNKNOWN
+
+    @property
     def as_expected(self) -> bool:
         return self.verdict is (self.expected or Verdict.HOLDS)
 
@@ -85,8 +90,7 @@ class RunResult:
         decided = [p for p in self.properties if p.verdict is not Verdict.UNKNOWN]
         if any(not p.as_expected for p in decided):
             return 1
-        if any(p.verdict is Verdict.UNKNOWN and p.expected is not Verdict.UNKNOWN
-               for p in self.properties):
+        if any(p.undecided for p in self.properties):
             return 3
         return 0
 
