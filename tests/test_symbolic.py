@@ -12,7 +12,7 @@ from typing import NamedTuple
 import pytest
 import z3
 
-from checker import Const, Int, Map, Option, Set, Spec, action, invariant, require
+from checker import Const, Int, Map, Option, Set, Spec, action, choose, invariant, require
 from checker.errors import SpecError
 from checker.explorer import CheckOptions, ExplicitEngine
 from checker.machine import Machine
@@ -389,3 +389,92 @@ def test_a_loop_over_a_symbolic_set_is_capped_with_the_line(monkeypatch):
     with pytest.raises(SpecError, match="more than 200 paths") as e:
         Relation(Machine(LoopOverSet))
     assert e.value.where.startswith(__file__ + ":")
+
+
+# ---------------------------------------------------------------- helper calls merged
+
+Level = Int[0, 3]
+
+
+class Helpers(Spec):
+    level: Map[Int[0, 3], Level] = {i: 0 for i in range(4)}
+    cursor: Int[0, 4] = 0                   # 4 is one past the map's keys
+    spill: Int[0, 9] = 0
+
+    @action
+    def bump_all(s):
+        """Four helper calls of two paths each: one path, not 16, once merged."""
+        for i in range(4):
+            s._bump(i)
+
+    def _bump(s, i):
+        if s.level[i] < 3:
+            s.level[i] += 1
+        else:
+            s.spill = min(9, s.spill + 1)
+
+    @action
+    def poke(s):
+        """A read and a write at a symbolic key: one if-then-else term, not a path per key."""
+        require(s.cursor < 4)
+        s.level[s.cursor] = s._lowered(s.level[s.cursor])
+
+    @staticmethod
+    def _lowered(v):
+        return v - 1 if v > 0 else 3
+
+    @action
+    def move(s):
+        s.cursor = (s.cursor + 1) % 5
+
+    @action
+    def pick(s):
+        """A helper that chooses forks the caller: each choice is its own labelled step."""
+        s._reset_one()
+
+    def _reset_one(s):
+        i = choose(range(4))
+        if s.level[i] > 0:
+            s.level[i] = 0
+
+    @action
+    def tally(s):
+        """A helper that edits a list the scratch does not hold runs in the caller's path."""
+        full = []
+        for i in range(4):
+            s._collect(full, i)
+        s.spill = len(full) + s.spill % 5
+
+    def _collect(s, into: list, i):
+        if s.level[i] == 3:
+            into.append(i)
+
+
+def _paths_of(rel: Relation, action_name: str) -> list:
+    return [step for step in rel.steps if step.binding.name == action_name]
+
+
+def test_merged_helper_calls_read_as_one_path_and_agree_with_explicit():
+    m = Machine(Helpers)
+    rel = Relation(m)
+    assert len(_paths_of(rel, "bump_all")) == 1
+    assert len(_paths_of(rel, "poke")) == 1
+    picks = _paths_of(rel, "pick")                          # not merged: choice x branch
+    assert len(picks) == 8 and {tuple(step.choices) for step in picks} == {(0,), (1,), (2,), (3,)}
+    assert len(_paths_of(rel, "tally")) == 16               # run in the caller, forked
+    for st in _sampled(m, 400, 16):
+        assert _successors(rel, st) == {s for _, _, s in m.successors(st)}
+
+
+class Overrun(Helpers):
+    @action
+    def poke(s):
+        s.level[s.cursor] = s._lowered(s.level[s.cursor])
+
+
+def test_a_symbolic_key_that_may_be_no_key_is_a_keyerror_where_it_is_reachable():
+    with pytest.raises(SpecError, match=r"poke raised KeyError.*reachable in 4 steps"):
+        check(BMC, Machine(Overrun), max_depth=6, deadlock=True)
+    explicit = ExplicitEngine(Machine(Overrun), CheckOptions(deadlock=True))
+    with pytest.raises(SpecError, match="KeyError"):
+        explicit.check()

@@ -12,7 +12,8 @@ import enum
 import z3
 
 from ..dsl import ordered_values
-from .terms import SBool, SInt, concrete, eq, is_symbolic
+from .paths import explorer
+from .terms import SBool, SInt, Unmergeable, concrete, eq, is_symbolic, ite
 
 
 def _key(k):
@@ -26,13 +27,42 @@ class SMap:
         self._items = items
 
     def __getitem__(self, k):
+        if is_symbolic(k):
+            hits = self._hits(k)
+            try:
+                value = hits[-1][1]
+                for hit, key in reversed(hits[:-1]):
+                    value = ite(hit, self._items[key], value)
+                return value
+            except Unmergeable:
+                pass
         return self._items[_key(k)]
 
     def __setitem__(self, k, v):
+        if is_symbolic(k):
+            try:
+                self._items.update({key: ite(hit, v, self._items[key])
+                                    for hit, key in self._hits(k)})
+                return
+            except Unmergeable:
+                pass
         k = _key(k)
         if k not in self._items:
             raise KeyError(f"{k!r} is not a key of this map")
         self._items[k] = v
+
+    def _hits(self, k) -> list[tuple[z3.BoolRef, object]]:
+        """(k == key, key) for each key that a symbolic `k` may be: a lookup or a write
+        becomes one if-then-else term rather than a path per key. Where `k` may be no key
+        at all, the path goes on only where it is one (elsewhere: KeyError, a failure)."""
+        hits = [(z3.simplify(eq(k, key)), key) for key in self._items]
+        hits = [(hit, key) for hit, key in hits if not z3.is_false(hit)]
+        some = z3.Or([hit for hit, _ in hits])
+        ex = explorer()
+        if ex.feasible(z3.Not(some)):
+            ex.failed(z3.Not(some), KeyError(f"{k!r} is not a key of this map"))
+        ex.assume(some)
+        return hits
 
     def get(self, k, default=None):
         return self._items.get(_key(k), default)

@@ -66,8 +66,11 @@ class Run:
 class Explorer(Oracle):
     """Answers decisions on symbolic values and `choose`, path by path."""
 
-    def __init__(self, solver: z3.Solver, env: dict):
+    def __init__(self, solver: z3.Solver, env: dict, context: list | None = None,
+                 scratch=None):
         self.solver, self.env = solver, env          # env: the constants `choose` may read
+        self.context = context or []                 # what the caller's path already assumes
+        self.scratch = scratch                       # the state the run edits (`merge`)
         self.trail: list[_Decision] = []
         self.depth = 0
         self.conditions: list[z3.BoolRef] = []
@@ -95,7 +98,26 @@ class Explorer(Oracle):
         return value
 
     def feasible(self, condition: z3.BoolRef) -> bool:
-        return self.solver.check(*self.conditions, *self.guards, condition) != z3.unsat
+        return self.solver.check(*self.context, *self.conditions, *self.guards,
+                                 condition) != z3.unsat
+
+    def assume(self, condition: z3.BoolRef):
+        """Go on only where `condition` holds (a merged helper's paths are enabled)."""
+        if z3.is_true(condition):
+            return
+        if not self.feasible(condition):
+            raise _Infeasible
+        self.conditions.append(z3.Implies(z3.And(self.guards), condition) if self.guards
+                               else condition)
+
+    def failed(self, condition: z3.BoolRef, e: BaseException):
+        """A nested run raised where `condition` holds: a failure of this path there."""
+        self.failures.append((z3.And(*self.conditions, *self.guards, condition), e))
+
+    def nested(self) -> "Explorer":
+        """An explorer for a helper called here, under this path's condition."""
+        return Explorer(self.solver, self.env, self.context + self.conditions + self.guards,
+                        self.scratch)
 
     def guarded(self, guard: z3.BoolRef, thunk: Callable[[], Any]) -> Any:
         """`thunk()` evaluated only for the states where `guard` holds (the right operand
@@ -132,7 +154,7 @@ class Explorer(Oracle):
     def value(self, term: z3.ExprRef) -> Any:
         """Python needs one value of `term` (an index, a hash, a length): each is a path."""
         def options():
-            found, blocked = [], self.conditions + self.guards
+            found, blocked = [], self.context + self.conditions + self.guards
             while self.solver.check(*blocked) == z3.sat:
                 v = self.solver.model().eval(term, model_completion=True)
                 if len(found) == MAX_VALUES:
@@ -204,6 +226,10 @@ def explorer() -> Explorer:
     if not _active:
         raise SymbolicError("a symbolic value was used outside a symbolic run")
     return _active[-1]
+
+
+def active_explorer() -> Explorer | None:
+    return _active[-1] if _active else None
 
 
 def _python(v: z3.ExprRef):

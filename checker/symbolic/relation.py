@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import types
 
 import z3
 
@@ -17,6 +18,7 @@ from ..domains import Fill, OutOfDomain
 from ..dsl import spec_members
 from ..errors import DomainError, SpecError, user_frame, where_defined
 from ..machine import MISSING, Binding, Machine
+from .merge import Scratch, merging
 from .paths import Explorer
 from .rewrite import Compiler
 from .shapes import shape_of
@@ -66,6 +68,7 @@ class Relation:
         self.scratch_cls = self._scratch_class()
         self.failures: list[Failure] = []
         self._seen: set = set()
+        self._memo: dict = {}
         self.steps = [step for b in m.bindings for step in self._binding_steps(b)]
         self.init = self._init()
         self.constraint = z3.And([self.formula(c, "constraint") for c in m.constraints])
@@ -77,7 +80,7 @@ class Relation:
         """A subclass of the spec with one slot per variable and recompiled methods."""
         spec = self.machine.spec_cls
         names = [v.name for v in self.machine.variables]
-        members = {n: self.compiler.member(v) for n, v in spec_members(spec).items()
+        members = {n: _merged(self.compiler.member(v)) for n, v in spec_members(spec).items()
                    if not n.startswith("__") and n not in names}
         return type(f"{spec.__name__}Symbolic", (spec,),
                     {**members, **self.env, "__slots__": tuple(names)})
@@ -106,12 +109,14 @@ class Relation:
     def _paths(self, fn, args, label, setup, finish):
         """(path, finish(scratch)) for each feasible path of `fn(scratch, *args)`."""
         fn = self.compiler.function(fn)
+        explorer = Explorer(self.solver, self.env)
 
         def run():
             sc = setup()
+            explorer.scratch = Scratch(sc, self.machine.variables, self.shapes, self._memo)
             outcome = fn(sc, *args)
             return finish(sc, outcome)
-        for path in Explorer(self.solver, self.env).explore(run, label, where_defined(fn)):
+        for path in explorer.explore(run, label, where_defined(fn)):
             for condition, e in path.failures:
                 self.fail(condition, *self._explain(e, label))
             if path.error is not None:
@@ -223,6 +228,15 @@ class Relation:
         values = [model.eval(leaf, model_completion=True) for leaf in xs]
         return tuple(v.domain.encode(shape.decode(part)) for v, shape, part in
                      zip(self.machine.variables, self.shapes, self.split(values)))
+
+
+def _merged(member):
+    """Helper methods (and static methods) of the scratch class, their calls merged."""
+    if isinstance(member, types.FunctionType):
+        return merging(member)
+    if isinstance(member, staticmethod) and isinstance(member.__func__, types.FunctionType):
+        return staticmethod(merging(member.__func__))
+    return member
 
 
 def _equal(xs, terms) -> list:

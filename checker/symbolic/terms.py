@@ -287,3 +287,90 @@ def concrete(x):
             dataclasses.replace(x, **{f.name: concrete(getattr(x, f.name))
                                       for f in dataclasses.fields(x)})
     return x
+
+
+# ---------------------------------------------------------------- if-then-else of values
+
+class Unmergeable(Exception):
+    """Two values have no common symbolic form (an int and a list, two lists, ...)."""
+
+
+def same(a, b) -> bool:
+    """Are a and b the same value, term for term (no solver)?"""
+    if a is b:
+        return True
+    if isinstance(a, dict) and isinstance(b, dict) and type(a) is type(b):
+        return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
+    if isinstance(a, z3.ExprRef) and isinstance(b, z3.ExprRef):
+        return a.eq(b)
+    if isinstance(a, Sym) or isinstance(b, Sym):
+        return type(a) is type(b) and _terms(a) is not None and \
+            all(x.eq(y) for x, y in zip(_terms(a), _terms(b)))
+    if is_record(a) and is_record(b):
+        return type(a) is type(b) and all(
+            same(x, y) for x, y in zip(record_fields(a), record_fields(b)))
+    if is_symbolic(a) or is_symbolic(b):
+        return False
+    try:
+        return type(a) is type(b) and bool(a == b)
+    except Exception:
+        return False
+
+
+def _terms(x):
+    if isinstance(x, (SBool, SInt, SEnum)):
+        return [x.term]
+    if isinstance(x, SOption):
+        inner = _terms(x.inner) if isinstance(x.inner, Sym) else None
+        return None if inner is None else [x.some] + inner
+    return None
+
+
+def ite(cond: z3.BoolRef, a, b):
+    """The value that is `a` where `cond` holds and `b` elsewhere."""
+    if same(a, b):
+        return a
+    ta, tb = bool_term(a), bool_term(b)
+    if ta is not None and tb is not None:
+        return SBool(z3.If(cond, ta, tb))
+    if _int_like(a) and _int_like(b):
+        return SInt(z3.If(cond, _int(a), _int(b)))
+    ea, eb = _enum_term(a), _enum_term(b)
+    if ea is not None and eb is not None and ea[0] is eb[0]:
+        return SEnum(ea[0], z3.If(cond, ea[1], eb[1]))
+    if a is None or b is None or isinstance(a, SOption) or isinstance(b, SOption):
+        (sa, ia), (sb, ib) = _option(a), _option(b)
+        inner = ib if ia is None else ia if ib is None else ite(cond, ia, ib)
+        return SOption(z3.simplify(z3.If(cond, sa, sb)), inner)
+    if is_record(a) and is_record(b) and type(a) is type(b):
+        fields = [ite(cond, x, y) for x, y in zip(record_fields(a), record_fields(b))]
+        if isinstance(a, tuple):
+            return type(a)(*fields)
+        return dataclasses.replace(a, **{f.name: v for f, v in zip(dataclasses.fields(a), fields)})
+    if type(a) is tuple and type(b) is tuple and len(a) == len(b):
+        return tuple(ite(cond, x, y) for x, y in zip(a, b))
+    raise Unmergeable
+
+
+def _int_like(x) -> bool:
+    return isinstance(x, SInt) or type(x) is int
+
+
+def _int(x):
+    return x.term if isinstance(x, SInt) else z3.IntVal(x)
+
+
+def _enum_term(x):
+    if isinstance(x, SEnum):
+        return x.cls, x.term
+    if isinstance(x, enum.Enum):
+        return type(x), z3.IntVal(list(type(x)).index(x))
+    return None
+
+
+def _option(x) -> tuple[z3.BoolRef, object]:
+    if x is None:
+        return z3.BoolVal(False), None
+    if isinstance(x, SOption):
+        return x.some, x.inner
+    return z3.BoolVal(True), x
