@@ -162,9 +162,8 @@ class Operator(RayJobState):
 
     def _draw_job(s) -> JobId:
         """GenerateRayJobId (U:374-376), lowest free id as for cluster names."""
-        used = {k.j for k, r in s.kv.items() if r is not Rec.NONE}
         for j in (JobId.J0, JobId.J1, JobId.J2, JobId.J3):
-            if j not in s.drawn_j and j not in used:
+            if j not in s.drawn_j and all(s.kv[k] is Rec.NONE for k in s.kv if k.j is j):
                 return j
         s.id_overflow = True
         return JobId.J3

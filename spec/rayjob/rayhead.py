@@ -49,11 +49,16 @@ class RayHead(RayJobState):
         """An agent-routed call creates the agent's JobManager, whose recovery covers every
         record of the GCS (OBS §4.6, lazy recovery): a RUNNING one whose supervisor is
         gone is FAILED, a PENDING one waits for its start timeout."""
-        for r in s._records(k.c):
-            if s.kv[r] is Rec.ORPHAN:
-                s.kv[r] = Rec.FAILED
-            elif s.kv[r] is Rec.STRANDED:
-                s.kv[r] = Rec.TIMING_OUT
+        for r in s._keys(k.c):
+            s._recover_record(r)
+
+    def _recover_record(s, r: KvKey):
+        """JobManager._recover_running_jobs on one record: no supervisor, FAILED; never
+        started, its start timeout runs."""
+        if s.kv[r] is Rec.ORPHAN:
+            s.kv[r] = Rec.FAILED
+        elif s.kv[r] is Rec.STRANDED:
+            s.kv[r] = Rec.TIMING_OUT
 
     @action(group="ray_monitor", fair="weak")
     def start_timeout(s, k: KvKey):
@@ -69,21 +74,31 @@ class RayHead(RayJobState):
         fault tolerance (then, with eager recovery, RUNNING ones are FAILED at once and
         PENDING ones wait for their start timeout); every `ray job logs --follow`
         attached to it breaks."""
-        lazy = s.lazy_ft_recovery
-        for k in s._records(c):
-            if not keep_records:
-                s.kv[k] = Rec.NONE
-            elif s.kv[k] is Rec.PENDING:
-                s.kv[k] = Rec.STRANDED if lazy else Rec.TIMING_OUT
-            elif s.kv[k] in SUPERVISED_RECS:
-                s.kv[k] = Rec.ORPHAN if lazy else Rec.FAILED
+        for k in s._keys(c):
+            s._record_survives(k, keep_records)
         for p in PodSlot:
-            pod = s.pods[p]
-            if pod is not None and pod.target is c and pod.pc is SubPc.FOLLOW:
-                s.pods[p] = pod._replace(pc=SubPc.BROKEN)
+            s._follower_breaks(p, c)
 
-    def _records(s, c):
-        return [k for k, r in s.kv.items() if k.c is c and r is not Rec.NONE]
+    def _record_survives(s, k: KvKey, keep_records: bool):
+        """What a head restart leaves of one job record (OBS §4.6): nothing without
+        GCS fault tolerance; with it, the record, its supervisor gone."""
+        if not keep_records:
+            s.kv[k] = Rec.NONE
+        elif s.kv[k] is Rec.PENDING:
+            s.kv[k] = Rec.STRANDED if s.lazy_ft_recovery else Rec.TIMING_OUT
+        elif s.kv[k] in SUPERVISED_RECS:
+            s.kv[k] = Rec.ORPHAN if s.lazy_ft_recovery else Rec.FAILED
+
+    def _follower_breaks(s, p: PodSlot, c: ClusterId):
+        """A submitter pod following logs from the stopped head sees its stream break."""
+        pod = s.pods[p]
+        if pod is not None and pod.target is c and pod.pc is SubPc.FOLLOW:
+            s.pods[p] = pod._replace(pc=SubPc.BROKEN)
+
+    def _keys(s, c: ClusterId) -> list[KvKey]:
+        """The job-record keys of cluster c's GCS, each handled by one helper call (the
+        symbolic engines merge each call instead of forking over which records exist)."""
+        return [k for k in s.kv if k.c is c]
 
     def _serving(s, k: KvKey) -> bool:
         return s.head[k.c] is Head.SERVING
