@@ -478,3 +478,40 @@ def test_a_symbolic_key_that_may_be_no_key_is_a_keyerror_where_it_is_reachable()
     explicit = ExplicitEngine(Machine(Overrun), CheckOptions(deadlock=True))
     with pytest.raises(SpecError, match="KeyError"):
         explicit.check()
+
+
+class CachedRead(Spec):
+    """A helper returning a tuple of symbolic values from two paths (RayJob's `_read_rj`)."""
+    cur: Option[Pair] = Pair(0, 0)
+    prev: Option[Pair] = None
+    behind: bool = False
+    seen: Option[Pair] = None
+
+    @action
+    def read(s):
+        h, lag = s._read()
+        if h is None:
+            s.seen = None
+            return
+        s.seen = Pair(h.a, lag)
+
+    def _read(s):
+        if s.behind:
+            return s.prev, 1
+        s.prev = None
+        return s.cur, 0
+
+    @action
+    def write(s, a: Int[0, 3]):
+        s.prev, s.cur, s.behind = s.cur, (Pair(a, a) if a else None), True
+
+
+def test_merging_two_paths_never_forks_the_caller_nor_invents_a_failure():
+    m = Machine(CachedRead)
+    rel = Relation(m)
+    assert rel.failures == [] and len(_paths_of(rel, "read")) == 2     # h is None or not
+    states = m.initial_states()
+    for _ in range(4):
+        states = list(dict.fromkeys(states + [s for st in states for _, _, s in m.successors(st)]))
+    for st in states:
+        assert _successors(rel, st) == {s for _, _, s in m.successors(st)}

@@ -26,7 +26,7 @@ import z3
 from ..dsl import Disabled
 from ..machine import MISSING
 from .containers import SMap, SSet
-from .paths import Explorer, active_explorer
+from .paths import Explorer, active_explorer, undecided
 from .terms import Sym, Unmergeable, ite, record_fields, same
 
 
@@ -208,10 +208,11 @@ def _summarize(ex: Explorer, fn, args, kw, before, alive) -> _Summary | None:
     if not live:
         return _Summary(None, None, z3.BoolVal(False), failures, alive)
     try:
-        result = live[-1][1][0]
-        for cond, (value, _) in reversed(live[:-1]):
-            result = ite(cond, value, result)
-        after = scratch.merged([(cond, saved) for cond, (_, saved) in live])
+        with undecided(Unmergeable):
+            result = live[-1][1][0]
+            for cond, (value, _) in reversed(live[:-1]):
+                result = ite(cond, value, result)
+            after = scratch.merged([(cond, saved) for cond, (_, saved) in live])
     except Unmergeable:
         return None
     return _Summary(result, after, z3.simplify(z3.Or([cond for cond, _ in live])), failures,

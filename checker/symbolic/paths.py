@@ -7,6 +7,7 @@ solver whether each new alternative is consistent with the path so far.
 """
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import sys
 from pathlib import Path
@@ -230,6 +231,25 @@ def explorer() -> Explorer:
 
 def active_explorer() -> Explorer | None:
     return _active[-1] if _active else None
+
+
+@contextlib.contextmanager
+def undecided(error: type[Exception]):
+    """Within, a value that needs a decision raises `error` rather than forking the path
+    (while paths are being merged, a fork would split the caller's path instead)."""
+    _active.append(_Undecided(error))
+    try:
+        yield
+    finally:
+        _active.pop()
+
+
+class _Undecided:
+    def __init__(self, error: type[Exception]):
+        self.error = error
+
+    def __getattr__(self, name):
+        raise self.error(f"{name} asked while values are merged")
 
 
 def _python(v: z3.ExprRef):

@@ -296,34 +296,27 @@ class Unmergeable(Exception):
 
 
 def same(a, b) -> bool:
-    """Are a and b the same value, term for term (no solver)?"""
+    """Are a and b the same value, term for term? Never asks the solver, never forks: a
+    value that is not known to be the same counts as different."""
     if a is b:
         return True
-    if isinstance(a, dict) and isinstance(b, dict) and type(a) is type(b):
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
         return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
-    if isinstance(a, z3.ExprRef) and isinstance(b, z3.ExprRef):
+    if isinstance(a, (tuple, list)):            # records (NamedTuples) too
+        return len(a) == len(b) and all(map(same, a, b))
+    if isinstance(a, z3.ExprRef):
         return a.eq(b)
-    if isinstance(a, Sym) or isinstance(b, Sym):
-        return type(a) is type(b) and _terms(a) is not None and \
-            all(x.eq(y) for x, y in zip(_terms(a), _terms(b)))
-    if is_record(a) and is_record(b):
-        return type(a) is type(b) and all(
-            same(x, y) for x, y in zip(record_fields(a), record_fields(b)))
-    if is_symbolic(a) or is_symbolic(b):
-        return False
-    try:
-        return type(a) is type(b) and bool(a == b)
-    except Exception:
-        return False
-
-
-def _terms(x):
-    if isinstance(x, (SBool, SInt, SEnum)):
-        return [x.term]
-    if isinstance(x, SOption):
-        inner = _terms(x.inner) if isinstance(x.inner, Sym) else None
-        return None if inner is None else [x.some] + inner
-    return None
+    if isinstance(a, SOption):
+        return a.some.eq(b.some) and same(a.inner, b.inner)
+    if isinstance(a, (SBool, SInt, SEnum)):
+        return a.term.eq(b.term) and getattr(a, "cls", None) is getattr(b, "cls", None)
+    if is_record(a):
+        return all(map(same, record_fields(a), record_fields(b)))
+    if isinstance(a, (bool, int, str, enum.Enum, frozenset)) and not is_symbolic(a):
+        return a == b
+    return False
 
 
 def ite(cond: z3.BoolRef, a, b):
