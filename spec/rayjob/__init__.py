@@ -70,9 +70,11 @@ Abstractions and simplifications (each keeps the verdicts of the properties)
   only while the operator is down or idle after a reconcile that changed nothing and saw
   every change: the operator polls every 3 s, so 30 s cannot pass between an event and the
   next reconcile. `stale_spans_time = false` says an informer lag never lasts 30 s.
-* Identifiers are drawn "lowest unused" from pools of four: names are random and only
-  their equality is observable, so this is a symmetry reduction; `s_model_bounds` checks
-  that the pools were large enough.
+* Identifiers are drawn "lowest unused" from pools of four, where unused means that no
+  object, cache view, status, Ray record or ghost names it any more: names are random and
+  only their equality is observable, so a forgotten name is as good as a fresh one (a
+  symmetry reduction that keeps the pools finite for any number of attempts);
+  `s_model_bounds` checks that the pools were large enough.
 * RayCluster status Ready iff its head serves (S4): the operator reads nothing else of
   it. Deleting a CR is immediate (no RayCluster finalizer: the GCS FT Redis clean-up is
   not modelled); a finalizer would only make Retrying wait longer. Its pods linger until
@@ -98,7 +100,10 @@ Abstractions and simplifications (each keeps the verdicts of the properties)
   found with budget F uses the fewest of them.
 * Attempts: an attempt begins when New -> Initializing is applied; a resume from Suspended
   begins a new one too (it draws a new identity), so "per attempt" means per incarnation.
-  `retries` counts Retrying -> New only.
+  `retries` counts Retrying -> New only. Per-attempt ghosts are relative (`Age`: the
+  current attempt, the previous one, and all older ones together, their counts folded by
+  max), so they stay finite for every backoffLimit: an over-approximation that can only
+  flag a violation the exact history would not.
 
 Left out, and why the verdicts do not depend on it: SidecarMode and InteractiveMode (other
 submission paths; K8sJobMode and HTTPMode are the two that submit by themselves),

@@ -10,7 +10,7 @@ references) and the kubelet deleting a deleted object's pods are weakly fair.
 from checker import action, require
 
 from .state import RayJobState
-from .types import (EMPTY, ClusterId, Head, JCond, JobObj, Phase, PodSlot, Rank, Reason, SubPc,
+from .types import (EMPTY, Age, ClusterId, Head, JCond, JobObj, Phase, PodSlot, Rank, Reason, SubPc,
                     SubPod, Timer, NOT_RETRIED)
 
 FINISHED = (Phase.COMPLETE, Phase.FAILED)
@@ -23,18 +23,16 @@ class ApiServer(RayJobState):
         s._write_rj(new_h, new_b, own=True)
         if old_h.phase is Phase.NEW and new_h.phase is Phase.INITIALIZING:
             s._begin_attempt()
-        if s.attempt and s.att_cluster is None and new_b.cluster is not None:
+        if s.attempted and s.att_cluster is None and new_b.cluster is not None:
             s.att_cluster = new_b.cluster          # first persisted in this attempt
-            s.drawn_c.add(new_b.cluster)
-        if s.attempt and s.att_job is None and new_b.job_id is not None:
+        if s.attempted and s.att_job is None and new_b.job_id is not None:
             s.att_job = new_b.job_id
-            s.drawn_j.add(new_b.job_id)
         if old_h.phase is Phase.SUSPENDED and new_h.phase is Phase.NEW:
             s.resumed = True
         if old_h.phase is Phase.RETRYING and new_h.phase is Phase.NEW:
-            s.retries = min(s.retries + 1, 3)
-        if new_h.phase in (Phase.FAILED, Phase.RETRYING) and s.attempt:
-            s.att_failed.add(s.attempt)
+            s.retries = min(s.retries + 1, s.backoff_limit + 1)
+        if new_h.phase in (Phase.FAILED, Phase.RETRYING) and s.attempted:
+            s.att_failed[Age.CUR] = True
             if new_h.phase is Phase.RETRYING and new_h.reason in NOT_RETRIED:
                 s.bad_retry_reason = True
         if new_h.phase in FINISHED and old_h.phase not in FINISHED:
@@ -50,7 +48,7 @@ class ApiServer(RayJobState):
     def _begin_attempt(s):
         """New -> Initializing applied: a new attempt (or incarnation), whose identity is
         the one this write persists; startTime = now re-arms the active deadline."""
-        s.attempt = min(s.attempt + 1, len(s.cl_creates))
+        s._age_attempts()
         s.att_cluster = s.att_job = None
         if s.active_deadline is not Rank.OFF:
             s.t_active = Timer.ARMED
@@ -58,8 +56,10 @@ class ApiServer(RayJobState):
     def _apply_cluster_create(s, c):
         """Create(RayCluster) applied. A same-name cluster whose old pods still linger
         takes them over: the head restarts with an empty GCS (S11)."""
-        if s.cl_attempt[c] == 0:
-            s.cl_attempt[c] = s.attempt
+        if s.cl_attempt[c] is None and s.attempted:
+            s.cl_attempt[c] = Age.CUR
+            s.two_names = s.two_names or s.named
+            s.named = True
         s._bump(s.cl_creates, s.cl_attempt[c])
         others = [o for o in ClusterId if o is not c]
         s.pod_overlap = s.pod_overlap or any(s.head[o] is not Head.NONE for o in others)
@@ -70,7 +70,7 @@ class ApiServer(RayJobState):
 
     def _apply_job_create(s, c, j):
         """Create(Job) applied; the Job controller starts its first pod at once (S12)."""
-        s._bump(s.job_creates, s.attempt)
+        s._bump(s.job_creates, s._current())
         s.job_ident_bad = s.job_ident_bad or (c, j) != (s.att_cluster, s.att_job)
         s._set_job(JobObj(JCond.NONE, 0, c, j))
         s.pods[PodSlot.CUR] = SubPod(SubPc.STATUS, c, j)

@@ -151,22 +151,39 @@ class Operator(RayJobState):
         s._set(job_status=JStat.NEW, phase=Phase.INITIALIZING)
 
     def _draw_cluster(s) -> ClusterId:
-        """GenerateRayClusterName (U:369-371): a suffix never used before. Taking the lowest
-        free one is a symmetry reduction: only equality of names is observable."""
+        """GenerateRayClusterName (U:369-371): a random suffix, never seen before. Only
+        equality of names is observable, so a name that nothing refers to any more is as
+        good as a fresh one: the lowest such name is taken (a symmetry reduction that keeps
+        the pool finite however many attempts there are)."""
         for c in ClusterId:
-            if (c not in s.drawn_c and not s.cl_cr[c] and s.head[c] is Head.NONE
-                    and not s.cl_attempt[c]):
+            if not s._cluster_in_use(c):
+                s.cl_attempt[c] = None             # ghost: the name starts afresh
                 return c
         s.id_overflow = True
         return ClusterId.C3
 
+    def _cluster_in_use(s, c: ClusterId) -> bool:
+        """Does any object, cache view, job record, status, memory or ghost identity name c?"""
+        return (c in (s.rj_b.cluster, s.rj_prev_b.cluster, s.m_b.cluster, s.att_cluster, s.svc)
+                or s.cl_cr[c] or s.head[c] is not Head.NONE
+                or s.cl_cache[c] is CacheSt.BEHIND or s.cl_prev[c] is not CrView.ABSENT
+                or (s.job is not None and s.job.target is c)
+                or any(p is not None and p.target is c for p in s.pods.values())
+                or any(s.kv[k] is not Rec.NONE for k in s.kv if k.c is c))
+
     def _draw_job(s) -> JobId:
-        """GenerateRayJobId (U:374-376), lowest free id as for cluster names."""
+        """GenerateRayJobId (U:374-376): lowest id nothing refers to, as for cluster names."""
         for j in (JobId.J0, JobId.J1, JobId.J2, JobId.J3):
-            if j not in s.drawn_j and all(s.kv[k] is Rec.NONE for k in s.kv if k.j is j):
+            if not s._job_id_in_use(j):
                 return j
         s.id_overflow = True
         return JobId.J3
+
+    def _job_id_in_use(s, j: JobId) -> bool:
+        return (j in (s.rj_b.job_id, s.rj_prev_b.job_id, s.m_b.job_id, s.att_job)
+                or (s.job is not None and s.job.job_id is j)
+                or any(p is not None and p.job_id is j for p in s.pods.values())
+                or any(s.kv[k] is not Rec.NONE for k in s.kv if k.j is j))
 
     # ------------------------------------------------------------ Initializing (C:179-236)
     def _initializing(s):

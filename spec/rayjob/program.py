@@ -35,5 +35,5 @@ class UserProgram(RayJobState):
         require(s.program is Outcome.EITHER or ok == (s.program is Outcome.SUCCEED))
         s._event()
         s.kv[k] = Rec.SUCCEEDED if ok else Rec.FAILED
-        if ok and s.cl_attempt[k.c]:
-            s.att_succ.add(s.cl_attempt[k.c])
+        if ok and s.cl_attempt[k.c] is not None:
+            s.att_succ[s.cl_attempt[k.c]] = True

@@ -6,8 +6,8 @@ once per resume from Suspended (a resume draws a new identity too).
 """
 from checker import invariant, reachable
 
-from .state import MAXA, RayJobState
-from .types import NONTERMINAL_RECS, Head, JCond, JStat, Mode, Pc, Phase, Reason, Timer
+from .state import RayJobState
+from .types import NONTERMINAL_RECS, Age, Head, JCond, JStat, Mode, Pc, Phase, Reason, Timer
 
 
 class Properties(RayJobState):
@@ -17,8 +17,7 @@ class Properties(RayJobState):
     @invariant
     def p1a_one_cluster_name_per_attempt(s):
         """At most one RayCluster name is created per attempt."""
-        tags = [a for a in s.cl_attempt.values() if a]
-        return len(tags) == len(set(tags))
+        return not s.two_names
 
     @invariant
     def p1b_cluster_created_once_per_attempt(s):
@@ -48,7 +47,7 @@ class Properties(RayJobState):
     def p4_identity_stable(s):
         """Once persisted, status.rayClusterName and status.jobId change only when a new
         attempt begins."""
-        if not s.attempt or not s._live() or s.rj.phase in (Phase.NEW, Phase.SUSPENDED):
+        if not s.attempted or not s._live() or s.rj.phase in (Phase.NEW, Phase.SUSPENDED):
             return True
         return (s.rj_b.cluster, s.rj_b.job_id) == (s.att_cluster, s.att_job)
 
@@ -70,7 +69,7 @@ class Properties(RayJobState):
     @invariant
     def p7_succeeded_not_failed(s):
         """No attempt whose Ray job succeeded is recorded as a failed attempt."""
-        return not (s.att_failed & s.att_succ)
+        return not any(s.att_failed[a] and s.att_succ[a] for a in Age)
 
     @invariant
     def p8_excluded_not_retried(s):
@@ -149,7 +148,7 @@ class Properties(RayJobState):
     @invariant
     def s_model_bounds(s):
         """Sanity: the id pools and attempt ghosts were large enough."""
-        return not s.id_overflow and s.attempt < MAXA
+        return not s.id_overflow
 
     # ------------------------------------------------------------ witnesses (issue item 14)
     def _succeeded_after_crash_in(s, phase) -> bool:

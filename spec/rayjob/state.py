@@ -7,21 +7,19 @@ replaced kept as the previous one; a read of FRESH makes it SYNC (once observed,
 version is never withheld again). So each cache moves forward and is at most one
 version (L = 1) behind; L = 0 is a cache that is always current.
 """
-from checker import Const, Ghost, Int, Map, Option, Set, Spec, SpecError, initial
+from checker import Const, Ghost, Int, Map, Option, Spec, SpecError, initial
 
-from .types import (EMPTY, NEW_RJ, CacheSt, ClStat, ClusterId, CrView, ExitMode, Head, JobId,
-                    JobObj, JobView, JCond, Key, KvKey, Mode, Outcome, Pc, Phase, PodSlot, Rank,
-                    Rec, Result, RJBody, RJHead, Sink, SubPod, Timer)
+from .types import (BACKOFF_LIMIT, EMPTY, NEW_RJ, OLDER, Age, CacheSt, ClStat, ClusterId, CrView,
+                    ExitMode, Head, JobId, JobObj, JobView, JCond, Key, KvKey, Mode, Outcome, Pc,
+                    Phase, PodSlot, Rank, Rec, Result, RJBody, RJHead, Sink, SubPod, Timer)
 
-MAXA = 5                     # attempts tracked by the ghosts (backoffLimit <= 2, plus resumes)
-Attempt = Int[1, MAXA]
 Count = Int[0, 2]            # saturating: 2 means "more than once"
 
 
 class RayJobState(Spec):
     # ------------------------------------------------------------ constants
     mode = Const(Mode.K8S, "spec.submissionMode")
-    backoff_limit = Const(1, "spec.backoffLimit (0: no retry)", min=0, max=2)
+    backoff_limit = BACKOFF_LIMIT           # declared with RJBody.failed, whose domain it bounds
     sub_backoff_limit = Const(2, "submitterConfig.backoffLimit (KubeRay default 2)", min=0, max=2)
     shutdown_after_finishes = Const(True, "spec.shutdownAfterJobFinishes")
     ttl = Const(Rank.OFF, "ttlSecondsAfterFinished: OFF is 0 (clean up at once)")
@@ -81,19 +79,19 @@ class RayJobState(Spec):
     budget: Int[0, F] = 0                        # set to F by `init`
 
     # ------------------------------------------------------------ ghosts
-    attempt: Ghost[Int[0, MAXA]] = 0
-    att_cluster: Ghost[Option[ClusterId]] = None
+    attempted: Ghost[bool] = False               # an attempt has begun
+    att_cluster: Ghost[Option[ClusterId]] = None     # the identity it persisted first
     att_job: Ghost[Option[JobId]] = None
-    drawn_c: Ghost[Set[ClusterId]] = frozenset()     # names ever persisted
-    drawn_j: Ghost[Set[JobId]] = frozenset()
-    cl_attempt: Ghost[Map[ClusterId, Int[0, MAXA]]] = Map.fill(0)
-    cl_creates: Ghost[Map[Attempt, Count]] = Map.fill(0)
-    job_creates: Ghost[Map[Attempt, Count]] = Map.fill(0)
-    driver_starts: Ghost[Map[Attempt, Count]] = Map.fill(0)
-    submit_calls: Ghost[Map[Attempt, Count]] = Map.fill(0)
-    att_failed: Ghost[Set[Attempt]] = frozenset()
-    att_succ: Ghost[Set[Attempt]] = frozenset()
-    retries: Ghost[Int[0, 3]] = 0
+    cl_attempt: Ghost[Map[ClusterId, Option[Age]]] = Map.fill(None)  # which attempt created it
+    named: Ghost[bool] = False                   # the current attempt has created a name
+    two_names: Ghost[bool] = False               # some attempt created two
+    cl_creates: Ghost[Map[Age, Count]] = Map.fill(0)
+    job_creates: Ghost[Map[Age, Count]] = Map.fill(0)
+    driver_starts: Ghost[Map[Age, Count]] = Map.fill(0)
+    submit_calls: Ghost[Map[Age, Count]] = Map.fill(0)
+    att_failed: Ghost[Map[Age, bool]] = Map.fill(False)
+    att_succ: Ghost[Map[Age, bool]] = Map.fill(False)
+    retries: Ghost[Int[0, backoff_limit + 1]] = 0
     effects: Ghost[Count] = 0
     job_ident_bad: Ghost[bool] = False
     pod_overlap: Ghost[bool] = False
@@ -242,6 +240,22 @@ class RayJobState(Spec):
 
     # ------------------------------------------------------------ ghost helpers
     @staticmethod
-    def _bump(counter, a):
-        if a:
+    def _bump(counter, a: Age | None):
+        if a is not None:
             counter[a] = min(counter[a] + 1, 2)
+
+    def _current(s) -> Age | None:
+        return Age.CUR if s.attempted else None
+
+    def _age_attempts(s):
+        """A new attempt begins: the current one becomes the previous one, the previous
+        one joins the older ones (its counts folded into theirs by max)."""
+        for c in ClusterId:
+            s.cl_attempt[c] = OLDER[s.cl_attempt[c]]
+        for counter in (s.cl_creates, s.job_creates, s.driver_starts, s.submit_calls):
+            counter[Age.OLD] = max(counter[Age.OLD], counter[Age.PREV])
+            counter[Age.PREV], counter[Age.CUR] = counter[Age.CUR], 0
+        for mark in (s.att_failed, s.att_succ):
+            mark[Age.OLD] = mark[Age.OLD] or mark[Age.PREV]
+            mark[Age.PREV], mark[Age.CUR] = mark[Age.CUR], False
+        s.attempted, s.named = True, False

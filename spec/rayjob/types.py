@@ -6,7 +6,7 @@ one, so a trace reads like `kubectl get rayjob -o yaml`.
 import enum
 from typing import NamedTuple
 
-from checker import Int, Option
+from checker import Const, Int, Option
 
 
 class Mode(enum.Enum):
@@ -234,6 +234,22 @@ class RJHead(NamedTuple):
     reason: Reason
 
 
+BACKOFF_LIMIT = Const(1, "spec.backoffLimit (0: no retry)", min=0)
+
+
+class Age(enum.Enum):
+    """An attempt, relative to the current one. Per-attempt ghosts keep the current, the
+    previous and all older attempts together, so they stay finite however many attempts
+    there are: an older attempt's count is folded into the largest of theirs, and a bump
+    of any older one bumps that (an over-approximation: it may flag, never hide)."""
+    CUR = "current"
+    PREV = "previous"
+    OLD = "older"
+
+
+OLDER = {Age.CUR: Age.PREV, Age.PREV: Age.OLD, Age.OLD: Age.OLD, None: None}
+
+
 class RJBody(NamedTuple):
     """The rest of the RayJob status (dashboardURL names the head of `cluster`)."""
     job_id: Option[JobId]
@@ -242,7 +258,7 @@ class RJBody(NamedTuple):
     cl_status: ClStat
     chk_fail: bool          # jobStatusCheckFailureStartTime != nil
     ray_end: bool           # rayJobInfo.endTime != nil
-    failed: Int[0, 4]
+    failed: Int[0, BACKOFF_LIMIT + 2]     # + 2: a mutant may retry once too often
     succeeded: Int[0, 1]
 
 
