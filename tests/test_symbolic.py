@@ -515,3 +515,33 @@ def test_merging_two_paths_never_forks_the_caller_nor_invents_a_failure():
         states = list(dict.fromkeys(states + [s for st in states for _, _, s in m.successors(st)]))
     for st in states:
         assert _successors(rel, st) == {s for _, _, s in m.successors(st)}
+
+
+class AgedCounters(Spec):
+    """RayJob's per-attempt ghosts: a counter bumped at the key a helper returns (or None)."""
+    attempted: bool = False
+    creates: Map[Color, Int[0, 2]] = Map.fill(0)
+
+    @staticmethod
+    def _bump(counter, key):
+        if key is not None:
+            counter[key] = min(counter[key] + 1, 2)
+
+    def _current(s):
+        return Color.RED if s.attempted else None
+
+    @action
+    def start(s):
+        s.attempted = True
+
+    @action
+    def create(s):
+        s._bump(s.creates, s._current())
+
+
+def test_a_read_at_a_symbolic_key_is_the_value_stored_there():
+    m = Machine(AgedCounters)
+    rel = Relation(m)
+    assert rel.failures == []
+    for st in _sampled(m, 50, 10):
+        assert _successors(rel, st) == {s for _, _, s in m.successors(st)}

@@ -30,7 +30,7 @@ class SMap:
         if is_symbolic(k):
             hits = self._hits(k)
             try:
-                value = hits[-1][1]
+                value = self._items[hits[-1][1]]
                 for hit, key in reversed(hits[:-1]):
                     value = ite(hit, self._items[key], value)
                 return value
