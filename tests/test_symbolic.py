@@ -18,6 +18,9 @@ from checker.explorer import CheckOptions, ExplicitEngine
 from checker.machine import Machine
 from checker.model import load_model
 from checker.symbolic.bmc import BMC
+from checker.symbolic.certificate import certify
+from checker.symbolic.cone import cone
+from checker.symbolic.engine import goals
 from checker.symbolic.kind import KInduction
 from checker.symbolic.pdr import PDR
 from checker.symbolic.relation import Relation
@@ -147,8 +150,8 @@ def test_rayjob_actions_read_in_sampled_states_give_the_explicit_successors(path
 def test_proofs_agree_with_bfs_verdicts(engine):
     proved = check(engine, Peterson)["inv"]
     assert proved.verdict.value == "holds"
-    assert proved.reason == ("1-inductive (inductive)" if engine is KInduction else
-                             f"inductive invariant of {proved.certificate.size} clauses")
+    assert proved.reason.startswith("1-inductive (inductive)" if engine is KInduction else
+                                    f"inductive invariant of {proved.certificate.size} clauses")
     assert check(engine, DieHard)["not_solved"].verdict.value == "violated"
     bad = check(engine, EagerCommit, {"N": 3})["consistent"]
     assert bad.verdict.value == "violated" and len(bad.trace.steps) - 1 == 3
@@ -215,6 +218,50 @@ def test_more_than_a_billion_states_proved_by_pdr_and_a_deep_bug_found_by_bmc():
     assert check(PDR, WideCounters)["total_is_the_sum"].verdict.value == "holds"
     bad = check(BMC, LeakyCounters, max_depth=10)["total_is_the_sum"]
     assert bad.verdict.value == "violated" and len(bad.trace.steps) - 1 == 8
+
+
+class Gated(Spec):
+    """`level` rises only while `open`; `noise` and its action are outside its cone."""
+    level: Int[0, 3] = 0
+    open: bool = True
+    noise: Int[0, 50] = 0
+
+    @action
+    def rise(s):
+        require(s.open and s.level < 3)
+        s.level += 1
+        s.open = s.level < 2
+
+    @action
+    def jitter(s):
+        s.noise = (s.noise + 7) % 51
+
+    @invariant
+    def level_stops_at_two(s):
+        return s.level <= 2
+
+
+class LeakyGate(Gated):
+    """Mutant: the gate stays open, so level reaches 3."""
+
+    @action
+    def rise(s):
+        require(s.open and s.level < 3)
+        s.level += 1
+
+
+def test_a_proof_ranges_over_the_cone_of_its_property_and_rechecks_on_the_whole_spec():
+    rel = Relation(Machine(Gated))
+    (goal,) = goals(rel, CheckOptions(["level_stops_at_two"]))
+    part = cone(rel, goal.bad)
+    assert [str(leaf) for leaf in part.flat] == ["level", "open"]
+    assert [s.binding.name for s in part.steps] == ["rise"]
+    proved = check(PDR, Gated)["level_stops_at_two"]
+    assert proved.verdict.value == "holds" and proved.certificate.leaves == ["level", "open"]
+    assert certify(proved.certificate, Machine(Gated)) == []
+    assert certify(proved.certificate, Machine(LeakyGate)) != []
+    bad = check(PDR, LeakyGate)["level_stops_at_two"]
+    assert bad.verdict.value == "violated" and len(bad.trace.steps) - 1 == 3
 
 
 # ---------------------------------------------------------------- symbolic constants

@@ -7,6 +7,8 @@
 Unsatisfiable means no bad state is reachable, and Spacer's solution for Inv is an
 inductive invariant: the proof, kept as a certificate that `check-model certify`
 re-checks. Satisfiable means one is reachable: BMC then finds the shortest trace.
+Each goal is queried over its cone of influence (`cone`): Inv ranges over the state the
+property depends on, not over the ghosts and bookkeeping of the others.
 """
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ import z3
 
 from .bmc import search
 from .certificate import Certificate
+from .cone import cone
 from .engine import SymbolicEngine
 
 
@@ -23,7 +26,8 @@ class PDR(SymbolicEngine):
     def decide(self, rel, goals, stats):
         return [self._one(rel, g) for g in goals]
 
-    def _one(self, rel, goal):
+    def _one(self, full, goal):
+        rel = cone(full, goal.bad)
         args = rel.flat + list(rel.params.values())
         inv = z3.Function("Inv", *[a.sort() for a in args], z3.BoolSort())
         xs2 = rel.copy("next")
@@ -43,9 +47,10 @@ class PDR(SymbolicEngine):
         if answer == z3.unsat:
             invariant = z3.substitute_vars(fp.get_cover_delta(-1, inv), *args)
             cert = Certificate.of(rel, goal, invariant)
-            return goal.excluded(f"inductive invariant of {cert.size} clauses", certificate=cert)
+            return goal.excluded(f"inductive invariant of {cert.size} clauses, over the cone "
+                                 f"of {rel.size}", certificate=cert)
         if answer == z3.sat:
-            found = search(rel, [goal], self.depth_bound, self)
+            found = search(full, [goal], self.depth_bound, self)
             if goal.name in found:
                 return goal.found(found[goal.name], "shortest")
             return goal.found((None, f" beyond depth {self.depth_bound}: no trace"), "PDR: a")
