@@ -50,9 +50,10 @@ def where_defined(obj) -> str | None:
 
 
 def user_frame(exc: BaseException) -> str | None:
-    """'file:line' of the innermost traceback frame outside checker/ (the spec line)."""
+    """'file:line' of the innermost traceback frame outside checker/ (the spec line),
+    not in the symbolic engine's own modules either."""
     found = None
     for frame in traceback.extract_tb(exc.__traceback__):
-        if Path(frame.filename).resolve().parent != _CHECKER_DIR:
+        if not Path(frame.filename).resolve().is_relative_to(_CHECKER_DIR):
             found = f"{frame.filename}:{frame.lineno}"
     return found

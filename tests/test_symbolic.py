@@ -527,6 +527,27 @@ def test_a_symbolic_key_that_may_be_no_key_is_a_keyerror_where_it_is_reachable()
         explicit.check()
 
 
+class NoneField(Spec):
+    """Reads a field of an Option that a step leaves None."""
+    pair: Option[Pair] = Pair(0, 0)
+
+    @action
+    def drop(s):
+        s.pair = None
+
+    @action
+    def read(s):
+        s.pair = Pair(s.pair.a, 1)       # AttributeError once dropped
+
+
+def test_a_reachable_error_on_a_none_names_the_spec_line_not_the_engine():
+    with pytest.raises(SpecError) as e:
+        check(BMC, Machine(NoneField), max_depth=3)
+    line = NoneField.read.__code__.co_firstlineno + 2
+    assert "read raised AttributeError" in e.value.message and \
+        e.value.where == f"{__file__}:{line}"
+
+
 class CachedRead(Spec):
     """A helper returning a tuple of symbolic values from two paths (RayJob's `_read_rj`)."""
     cur: Option[Pair] = Pair(0, 0)

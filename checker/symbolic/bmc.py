@@ -21,7 +21,7 @@ def search(rel, goals: list[Goal], bound: int, engine=None, stats=None) -> dict:
         for g in goals:
             if g.name not in found and path.reaches(g.bad):
                 found[g.name] = path.finding()
-        if len(found) == len(goals) or (engine is not None and engine.out_of_time()):
+        if (goals and len(found) == len(goals)) or (engine is not None and engine.out_of_time()):
             break
     return found
 
