@@ -5,9 +5,13 @@
 * Time to proof: PDR and k-induction against exhaustive BFS, on the bounded examples
   whose invariants hold, and PDR alone where BFS cannot finish (10^12 states).
 
+* RayJob (``--rayjob``, slow): BMC against BFS on each property the faithful spec
+  refutes (the counterexamples of tests/test_rayjob.py, shallowest first), and PDR on
+  two properties of the smallest model (ttl_F0) with backoffLimit symbolic.
+
 Each row prints both times and their ratio (BFS / symbolic; above 1, the symbolic engine
-is faster). Run ``python benchmarks/symbolic.py``. RayJob rows are missing: reading the
-whole RayJob relation symbolically does not finish yet (see the README).
+is faster). Symbolic times include reading the spec into a relation, which for RayJob is
+most of it. Run ``python benchmarks/symbolic.py [--rayjob] [--limit SECONDS]``.
 """
 from __future__ import annotations
 
@@ -33,20 +37,43 @@ from test_verdicts import EagerCommit  # noqa: E402
 
 def timed(engine, spec, constants, prop, **options):
     """(seconds, verdict, trace length) of one property with one engine."""
+    return timed_machine(engine, Machine(spec, constants), prop, **options)
+
+
+def timed_machine(engine, machine, prop, **options):
     started = time.perf_counter()
     opts = CheckOptions(properties=[prop], **options)
-    result = engine(Machine(spec, constants), opts).check()
+    result = engine(machine, opts).check()
     (p,) = [p for p in result.properties if p.name == prop]
     steps = len(p.trace.steps) - 1 if p.trace is not None else None
     return time.perf_counter() - started, p.verdict.value, steps
 
 
-def row(label, baseline, symbolic):
+def row(label, baseline, symbolic, missing="out of reach"):
     (t0, v0, n0), (t1, v1, n1) = baseline, symbolic
     ratio = f"{t0 / t1:6.2f}x" if t0 is not None else "    -  "
     shown0 = f"{t0:8.3f} s {v0:8} {n0 if n0 is not None else '':>3}" if t0 is not None else \
-        f"{'out of reach':>25}"
-    print(f"{label:44} {shown0}   {t1:8.3f} s {v1:8} {n1 if n1 is not None else '':>3}   {ratio}")
+        f"{missing:>25}"
+    print(f"{label:44} {shown0}   {t1:8.3f} s {v1:8} {n1 if n1 is not None else '':>3}   {ratio}",
+          flush=True)
+
+
+def rayjob(limit: float):
+    from checker.model import load_model
+    from test_rayjob import TRACES, model_path
+    print(f"{'RayJob first counterexample (BFS vs BMC)':44} {'BFS':>25}   {'BMC':>25}   BFS/BMC")
+    for (name, prop), depth in sorted(TRACES.items(), key=lambda item: item[1]):
+        machine = load_model(model_path(name)).machine()
+        row(f"{name} {prop}", timed_machine(ExplicitEngine, machine, prop),
+            timed_machine(BMC, machine, prop, max_depth=depth, max_seconds=limit))
+    print()
+    model = load_model(model_path("ttl_F0"))
+    free = Machine(model.spec_cls, model.constants, model.groups,
+                   symbolic={"backoff_limit": ">= 0"})
+    print(f"{'RayJob time to proof, ttl_F0, backoffLimit >= 0':44} {'':>25}   {'PDR':>25}")
+    for prop in ("p8_excluded_not_retried", "p6_retries_bounded"):
+        row(prop, (None, None, None), timed_machine(PDR, free, prop, max_seconds=limit),
+            missing="BFS: needs a value")
 
 
 def main():
@@ -76,4 +103,12 @@ def main():
 
 
 if __name__ == "__main__":
+    import argparse
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rayjob", action="store_true", help="also the RayJob rows (slow)")
+    parser.add_argument("--limit", type=float, default=1800, help="seconds per RayJob row")
+    args = parser.parse_args()
     main()
+    if args.rayjob:
+        print()
+        rayjob(args.limit)
