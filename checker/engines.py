@@ -11,7 +11,7 @@ from .explorer import CheckOptions, ExplicitEngine
 from .machine import Machine
 from .results import RunResult, Stats
 
-Progress = Callable[[Stats], None]
+Progress = Callable[[Stats | str], None]      # statistics, or a message
 
 
 def _symbolic(module: str, cls: str) -> Callable[..., object]:

@@ -59,8 +59,12 @@ def print_result(out: Console, result: RunResult) -> None:
 
 
 def progress_printer(err: Console):
-    """A callback for the explorer: one status line per second on stderr."""
+    """A callback for the engines: a status line on stderr (the explorer's statistics,
+    once a second, or a symbolic engine's message)."""
     def report(stats):
+        if isinstance(stats, str):
+            err.print(f"  … {stats}", highlight=False)
+            return
         err.print(f"  … {stats.distinct_states:,} states, {stats.states_per_second:,.0f} states/s, "
                   f"queue {stats.queue:,}, depth {stats.depth}", highlight=False)
     return report

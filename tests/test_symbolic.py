@@ -19,7 +19,7 @@ from checker.machine import Machine
 from checker.model import load_model
 from checker.symbolic.bmc import BMC
 from checker.symbolic.certificate import certify
-from checker.symbolic.cone import cone
+from checker.symbolic.cone import Cones
 from checker.symbolic.engine import goals
 from checker.symbolic.kind import KInduction
 from checker.symbolic.pdr import PDR
@@ -253,7 +253,7 @@ class LeakyGate(Gated):
 def test_a_proof_ranges_over_the_cone_of_its_property_and_rechecks_on_the_whole_spec():
     rel = Relation(Machine(Gated))
     (goal,) = goals(rel, CheckOptions(["level_stops_at_two"]))
-    part = cone(rel, goal.bad)
+    part = Cones(rel).of(goal.bad)
     assert [str(leaf) for leaf in part.flat] == ["level", "open"]
     assert [s.binding.name for s in part.steps] == ["rise"]
     proved = check(PDR, Gated)["level_stops_at_two"]
@@ -299,6 +299,20 @@ def test_a_symbolic_constant_is_proved_for_every_value_and_a_domain_overflow_is_
     with pytest.raises(SpecError, match=r"retry writes a value outside its variable's domain "
                                         r"\(from a state reachable in 0 steps\)"):
         check(BMC, Machine(RunawayRetries, symbolic={"limit": ">= 0"}))
+
+
+def test_pdr_proves_that_no_step_fails_with_the_properties_as_lemmas_and_the_chain_rechecks():
+    proved = check(PDR, WideCounters)["total_is_the_sum"]      # total <= 4N needs the sum
+    assert proved.reason.endswith("in a chain of 5 proofs")   # the sum, the 4 overflows
+    assert certify(proved.certificate, Machine(WideCounters)) == []
+    assert certify(proved.certificate, Machine(LeakyCounters)) != []
+    said = []
+    PDR(Machine(WideCounters), CheckOptions(), progress=said.append).check()
+    assert said[0].startswith("pdr: the spec as a relation of 5 variables, 4 steps and 4 "
+                              "failure conditions") and said[-1].startswith("pdr: 5 of 5 parts")
+    # `bounded` holds on every step that does not fail, but a failing one is reachable
+    with pytest.raises(SpecError, match=r"retry writes a value outside its variable's domain"):
+        check(PDR, Machine(RunawayRetries, symbolic={"limit": ">= 0"}))
 
 
 class FewRetries(Retries):

@@ -1,9 +1,9 @@
 """Proof certificates: the inductive invariant PDR found, and re-checking it from scratch.
 
 A certificate names the model, the property and the leaves of the state it ranges over
-(the property's cone of influence: a subset of the spec's), and holds the invariant Inv
-as SMT-LIB text. `check-model certify CERT MODEL` rebuilds Init and
-Next from the spec with a fresh solver and checks initiation (Init => Inv), consecution
+(the cones of influence of the goals whose proofs it joins: often a subset of the spec's),
+and holds the invariant Inv as SMT-LIB text. `check-model certify CERT MODEL` rebuilds
+Init and Next from the spec with a fresh solver and checks initiation (Init => Inv), consecution
 (Inv /\\ Next => Inv') and safety (Inv => no bad state, no failure): then the property
 holds in every reachable state, whatever engine produced Inv.
 """
@@ -44,12 +44,12 @@ class Certificate:
     size: int                   # top-level conjuncts
 
     @classmethod
-    def of(cls, rel, goal, invariant: z3.BoolRef) -> "Certificate":
+    def of(cls, machine, goal, invariant: z3.BoolRef, leaves: list) -> "Certificate":
+        """The certificate of `goal`: `invariant`, over `leaves` (and symbolic constants)."""
         invariant = z3.simplify(invariant)
         conjuncts = invariant.children() if z3.is_and(invariant) else [invariant]
-        m = rel.machine
-        return cls(m.spec_cls.__name__, goal.name, goal.kind, _plain(m.env),
-                   [str(leaf) for leaf in _args(rel)], invariant.sexpr(), str(invariant),
+        return cls(machine.spec_cls.__name__, goal.name, goal.kind, _plain(machine.env),
+                   [str(leaf) for leaf in leaves], invariant.sexpr(), str(invariant),
                    len(conjuncts))
 
     def to_json(self) -> dict:

@@ -7,9 +7,9 @@ none of them is a stutter of the cone and is left out. The cone's reachable stat
 exactly the projections of the spec's, so a proof over it is a proof of the property;
 RayJob's ghost counters of the other properties, and much of its bookkeeping, drop out.
 
-Failures (a step that raises or leaves its domain) are part of every goal, as in the
-explicit engine, so their conditions seed the cone too; so do the model's state
-constraints, which prune paths whatever leaves they read.
+The model's state constraints prune paths whatever leaves they read: they seed every
+cone. Failures (a step that raises or leaves its domain) are a goal of their own, with
+their own cone (see `pdr`).
 """
 from __future__ import annotations
 
@@ -19,42 +19,49 @@ import dataclasses
 import z3
 
 
-def cone(rel, formula: z3.BoolRef):
-    """`rel` projected on the cone of `formula`: a shallow copy whose leaves, steps and
-    initial steps are the cone's, so that its next, is_initial, copy, rename and failing
-    read the cone alone. (Its states are projections: decode and state_is are not for it.)"""
-    index = {leaf.get_id(): i for i, leaf in enumerate(rel.flat)}
-    reads = _Reads(index)
-    domains = _conjuncts(z3.And(rel.domains, rel.constraint))
-    failing = rel.failing()
-    keep = reads(formula) | reads(failing) | reads(rel.constraint)   # constraints prune paths
-    changes = [[i for i, (new, old) in enumerate(zip(s.next, rel.flat)) if not new.eq(old)]
-               for s in rel.steps]
-    while True:
-        grown = set(keep)
-        for c in domains:
-            if reads(c) & grown:
-                grown |= reads(c)
-        for s, changed in zip(rel.steps, changes):
-            hit = [i for i in changed if i in grown]
-            if hit:
-                grown |= reads(s.guard)
-                for i in hit:
-                    grown |= reads(s.next[i])
-        if grown == keep:
-            break
-        keep = grown
-    kept = sorted(keep)
-    part = copy.copy(rel)
-    part.flat = [rel.flat[i] for i in kept]
-    part.steps = [_project(s, kept) for s, changed in zip(rel.steps, changes)
-                  if keep.intersection(changed)]
-    part.init = [_project(s, kept) for s in rel.init]
-    part.valid = z3.And([c for c in domains if reads(c) <= keep] + [rel.assumptions])
-    part.shapes = part.x = None
-    part.size = f"{len(part.flat)} of {len(rel.flat)} leaves, " \
-                f"{len(part.steps)} of {len(rel.steps)} steps"
-    return part
+class Cones:
+    """Cones of influence in one relation (what all cones share is computed once)."""
+
+    def __init__(self, rel):
+        self.rel = rel
+        self.reads = _Reads({leaf.get_id(): i for i, leaf in enumerate(rel.flat)})
+        self.domains = conjuncts(z3.And(rel.domains, rel.constraint))
+        self.changes = [[i for i, (new, old) in enumerate(zip(s.next, rel.flat))
+                         if not new.eq(old)] for s in rel.steps]
+
+    def of(self, formula: z3.BoolRef):
+        """The relation projected on the cone of `formula`: a shallow copy whose leaves,
+        steps and initial steps are the cone's, so that its next, is_initial, copy and
+        rename read the cone alone. (Its states are projections: decode and state_is are
+        not for it.)"""
+        rel, reads = self.rel, self.reads
+        keep = reads(formula) | reads(rel.constraint)
+        while True:
+            grown = set(keep)
+            for c in self.domains:
+                if reads(c) & grown:
+                    grown |= reads(c)
+            for s, changed in zip(rel.steps, self.changes):
+                hit = [i for i in changed if i in grown]
+                if hit:
+                    grown |= reads(s.guard)
+                    for i in hit:
+                        grown |= reads(s.next[i])
+            if grown == keep:
+                break
+            keep = grown
+        kept = sorted(keep)
+        part = copy.copy(rel)
+        part.flat = [rel.flat[i] for i in kept]
+        part.steps = [_project(s, kept) for s, changed in zip(rel.steps, self.changes)
+                      if keep.intersection(changed)]
+        part.init = [_project(s, kept) for s in rel.init]
+        part.valid = z3.And([c for c in self.domains if reads(c) <= keep] + [rel.assumptions])
+        part.within = lambda f: reads(f) <= keep            # does f read the cone alone?
+        part.shapes = part.x = None
+        part.size = f"{len(part.flat)} of {len(rel.flat)} leaves, " \
+                    f"{len(part.steps)} of {len(rel.steps)} steps"
+        return part
 
 
 def _project(step, kept: list[int]):
@@ -85,8 +92,9 @@ class _Reads:
         return self.memo[term.get_id()]
 
 
-def _conjuncts(formula) -> list:
+def conjuncts(formula) -> list:
+    """The top-level conjuncts of `formula`, simplified (none for True)."""
     formula = z3.simplify(formula)
     if z3.is_and(formula):
-        return [c for part in formula.children() for c in _conjuncts(part)]
+        return [c for part in formula.children() for c in conjuncts(part)]
     return [] if z3.is_true(formula) else [formula]

@@ -155,6 +155,9 @@ class SymbolicEngine:
         started = time.perf_counter()
         self.deadline = started + (self.options.max_seconds or float("inf"))
         rel = Relation(self.machine)
+        self.report(f"{self.name}: the spec as a relation of {len(rel.flat)} variables, "
+                    f"{len(rel.steps)} steps and {len(rel.failures)} failure conditions "
+                    f"({time.perf_counter() - started:.0f} s)")
         stats = Stats()
         results = self.decide(rel, goals(rel, self.options), stats) + [
             PropertyResult(p.name, p.kind, Verdict.UNKNOWN,
@@ -167,6 +170,10 @@ class SymbolicEngine:
         undecided = [r.reason for r in results if r.verdict is Verdict.UNKNOWN]
         return RunResult(model_name, m.spec_cls.__name__, self.name, constants, stats, results,
                          stopped=undecided[0] if undecided else None)
+
+    def report(self, message: str):
+        if self.progress is not None:
+            self.progress(message)
 
     def out_of_time(self) -> bool:
         return time.perf_counter() > self.deadline

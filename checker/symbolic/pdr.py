@@ -1,57 +1,183 @@
 """PDR / IC3 with Z3's Spacer, over constrained Horn clauses:
 
     Inv(x)  <-  Valid(x) /\\ Init(x)
-    Inv(x') <-  Inv(x) /\\ Next(x, x') /\\ Valid(x')
-    false   <-  Inv(x) /\\ (Bad(x) \\/ Fail(x))
+    Inv(x') <-  Inv(x) /\\ K(x) /\\ Next(x, x') /\\ K(x')       K = Valid /\\ L
+    false   <-  Inv(x) /\\ K(x) /\\ Bad(x)
 
 Unsatisfiable means no bad state is reachable, and Spacer's solution for Inv is an
-inductive invariant: the proof, kept as a certificate that `check-model certify`
-re-checks. Satisfiable means one is reachable: BMC then finds the shortest trace.
-Each goal is queried over its cone of influence (`cone`): Inv ranges over the state the
-property depends on, not over the ghosts and bookkeeping of the others.
+inductive invariant (relative to K); satisfiable means one is reachable: BMC then finds
+the shortest trace. Each query ranges over the cone of influence of its Bad (`cone`):
+the state it depends on, not the ghosts and bookkeeping of the others.
+
+A large spec is proved in small parts, as a chain. Each disjunct of a goal's bad states
+is a part; Next leaves out the steps that fail (raise, or leave their domain), and each
+failure condition is a part of its own. A part proved joins the chain, and L is the chain so far (its conjuncts that read the cone):
+the lemmas the next part stands on. The parts are tried in passes, the time slice
+growing fourfold after a pass that proved nothing, so the easy ones are proved first and
+help the hard ones. The
+conjunction of the chain is inductive; it is the certificate of every goal whose parts
+and failures are all proved, and `check-model certify` re-checks it. (On RayJob, Spacer
+finds no invariant for all failures at once in 15 minutes; one at a time, most take
+seconds.)
 """
 from __future__ import annotations
+
+import dataclasses
+import time
 
 import z3
 
 from .bmc import search
 from .certificate import Certificate
-from .cone import cone
-from .engine import SymbolicEngine
+from .cone import Cones, conjuncts
+from .engine import Goal, SymbolicEngine
+
+FIRST_SLICE = 2.0               # seconds per part in the first pass
+
+
+@dataclasses.dataclass
+class _Part:
+    """Some bad states of a goal (None: a failure condition), proved or refuted alone."""
+
+    goal: Goal | None
+    bad: z3.BoolRef
+    state: str = "open"                 # open, proved, reachable, stuck (Spacer gave up)
+    reason: str = ""
+    cone: object = None
+
+
+@dataclasses.dataclass
+class _Proof:
+    invariant: z3.BoolRef               # inductive, given the proofs before it
+    leaves: list
+
+    def __post_init__(self):
+        self.lemmas = conjuncts(self.invariant)
 
 
 class PDR(SymbolicEngine):
     name = "pdr"
 
     def decide(self, rel, goals, stats):
-        return [self._one(rel, g) for g in goals]
+        parts = [_Part(g, d) for g in goals for d in _disjuncts(g.bad)]
+        parts += [_Part(None, c) for c in _distinct([f.condition for f in rel.failures])]
+        chain = self._prove(rel, parts)
+        failures = [p for p in parts if p.goal is None]
+        if any(p.state == "reachable" for p in failures):
+            search(rel, [], self.depth_bound, self)          # raises the spec error
+            for p in failures:
+                if p.state == "reachable":
+                    p.state, p.reason = "stuck", f"a step that fails is reachable beyond " \
+                                                 f"depth {self.depth_bound}"
+        return [self._result(rel, g, [p for p in parts if p.goal is g], failures, chain)
+                for g in goals]
 
-    def _one(self, full, goal):
-        rel = cone(full, goal.bad)
+    def _prove(self, rel, parts: list[_Part]) -> list[_Proof]:
+        """Passes over the open parts; after a pass that proved nothing new, the slice is
+        four times longer. A part of a goal already refuted is not tried."""
+        chain: list[_Proof] = []
+        cones, slice_ = Cones(rel), FIRST_SLICE
+        while not self.out_of_time():
+            refuted = {id(p.goal) for p in parts if p.state == "reachable" and p.goal}
+            todo = [p for p in parts if p.state == "open" and id(p.goal) not in refuted]
+            if not todo:
+                break
+            before = len(chain)
+            for p in todo:
+                if p.goal is None or id(p.goal) not in refuted:
+                    self._solve(cones, p, chain, slice_)
+                    if p.state == "reachable" and p.goal:
+                        refuted.add(id(p.goal))
+            done = sum(p.state == "proved" for p in parts)
+            self.report(f"pdr: {done} of {len(parts)} parts proved after a pass with "
+                        f"{slice_:g} s per part")
+            if len(chain) == before:            # new lemmas: another pass, same slice
+                slice_ *= 4
+        return chain
+
+    def _result(self, rel, goal, own: list[_Part], failures: list[_Part], chain):
+        if any(p.state == "reachable" for p in own):
+            found = search(rel, [goal], self.depth_bound, self)
+            if goal.name in found:
+                return goal.found(found[goal.name], "shortest")
+            return goal.found((None, f" beyond depth {self.depth_bound}: no trace"), "PDR: a")
+        open_ = [p for p in own if p.state != "proved"]
+        if open_:
+            return goal.unknown(_open(open_, own, "parts of the property", self))
+        if any(p.state != "proved" for p in failures):
+            return goal.unknown("proved for the steps that do not fail, but " +
+                                _open([p for p in failures if p.state != "proved"], failures,
+                                      "failure conditions", self))
+        used = {leaf.get_id() for proof in chain for leaf in proof.leaves}
+        leaves = [leaf for leaf in rel.flat if leaf.get_id() in used]
+        cert = Certificate.of(rel.machine, goal, z3.And([p.invariant for p in chain]),
+                              leaves + list(rel.params.values()))
+        joined = f", in a chain of {len(chain)} proofs" if len(chain) > 1 else ""
+        return goal.excluded(f"inductive invariant of {cert.size} clauses, over "
+                             f"{len(leaves)} of {len(rel.flat)} leaves{joined}",
+                             certificate=cert)
+
+    def _solve(self, cones: Cones, part: _Part, chain: list[_Proof], slice_: float):
+        """Is a state in `part.bad` reachable by steps that do not fail? A proof joins the
+        chain; a time-out leaves the part open for the next pass."""
+        seconds = min(slice_, self.deadline - time.perf_counter())
+        if seconds <= 0:
+            return
+        if part.cone is None:
+            part.cone = cones.of(part.bad)
+        rel = part.cone
         args = rel.flat + list(rel.params.values())
+        lemma = z3.And([c for p in chain for c in p.lemmas if rel.within(c)])
+        known = z3.And(rel.valid, lemma)            # so that Spacer need not learn them
         inv = z3.Function("Inv", *[a.sort() for a in args], z3.BoolSort())
         xs2 = rel.copy("next")
         fp = z3.Fixedpoint()
-        fp.set(engine="spacer")
-        if self.options.max_seconds:
-            fp.set(timeout=int(self.options.max_seconds * 1000))
+        fp.set(engine="spacer", timeout=max(1, int(seconds * 1000)))
         fp.register_relation(inv)
         fp.declare_var(*args, *xs2)
         fp.rule(inv(*args), z3.And(rel.valid, rel.is_initial(rel.flat)))
         fp.rule(inv(*xs2, *rel.params.values()),
-                z3.And(inv(*args), rel.next(xs2), rel.rename(rel.valid, xs2)))
+                z3.And(inv(*args), known, rel.next(xs2), rel.rename(known, xs2)))
         try:
-            answer = fp.query(z3.And(inv(*args), z3.Or(goal.bad, rel.failing())))
+            answer = fp.query(z3.And(inv(*args), known, part.bad))
         except z3.Z3Exception:                      # Spacer cancels at its timeout
-            return goal.unknown(f"time limit {self.options.max_seconds:g} s reached")
+            part.reason = "time limit reached"
+            return
         if answer == z3.unsat:
-            invariant = z3.substitute_vars(fp.get_cover_delta(-1, inv), *args)
-            cert = Certificate.of(rel, goal, invariant)
-            return goal.excluded(f"inductive invariant of {cert.size} clauses, over the cone "
-                                 f"of {rel.size}", certificate=cert)
-        if answer == z3.sat:
-            found = search(full, [goal], self.depth_bound, self)
-            if goal.name in found:
-                return goal.found(found[goal.name], "shortest")
-            return goal.found((None, f" beyond depth {self.depth_bound}: no trace"), "PDR: a")
-        return goal.unknown(f"Spacer gave up: {fp.reason_unknown()}")
+            part.state = "proved"
+            chain.append(_Proof(z3.substitute_vars(fp.get_cover_delta(-1, inv), *args),
+                                rel.flat))
+        elif answer == z3.sat:
+            part.state = "reachable"
+        elif "canceled" in fp.reason_unknown() or "timeout" in fp.reason_unknown():
+            part.reason = "time limit reached"
+        else:
+            part.state, part.reason = "stuck", f"Spacer gave up: {fp.reason_unknown()}"
+
+
+def _open(open_: list[_Part], all_: list[_Part], what: str, engine) -> str:
+    limit = engine.options.max_seconds
+    why = open_[0].reason or "time limit reached"
+    if why == "time limit reached" and limit:
+        why = f"time limit {limit:g} s reached"
+    return f"{len(open_)} of {len(all_)} {what} not proved ({why})"
+
+
+def _disjuncts(bad) -> list:
+    """The bad states as a union of smaller sets: Or(a, b), Not(And(a, b)) split."""
+    bad = z3.simplify(bad)
+    if z3.is_or(bad):
+        return [d for c in bad.children() for d in _disjuncts(c)]
+    if z3.is_not(bad) and z3.is_and(bad.arg(0)):
+        return [d for c in bad.arg(0).children() for d in _disjuncts(z3.Not(c))]
+    return [bad]
+
+
+def _distinct(conditions) -> list:
+    seen, out = set(), []
+    for c in conditions:
+        c = z3.simplify(c)
+        if c.hash() not in seen:
+            seen.add(c.hash())
+            out.append(c)
+    return out
