@@ -1,9 +1,9 @@
 """Proof certificates: the inductive invariant PDR found, and re-checking it from scratch.
 
 A certificate names the model, the property and the leaves of the state it ranges over
-(the cones of influence of the goals whose proofs it joins: often a subset of the spec's),
-and holds the invariant Inv as SMT-LIB text. `check-model certify CERT MODEL` rebuilds
-Init and Next from the spec with a fresh solver and checks initiation (Init => Inv), consecution
+(the cones of influence of the proofs it joins: often a subset of the spec's), and holds
+the invariant Inv as SMT-LIB text. `check-model certify CERT MODEL` rebuilds Init and
+Next from the spec with a fresh solver and checks initiation (Init => Inv), consecution
 (Inv /\\ Next => Inv') and safety (Inv => no bad state, no failure): then the property
 holds in every reachable state, whatever engine produced Inv.
 """

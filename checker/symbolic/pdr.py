@@ -6,19 +6,18 @@
 
 Unsatisfiable means no bad state is reachable, and Spacer's solution for Inv is an
 inductive invariant (relative to K); satisfiable means one is reachable: BMC then finds
-the shortest trace. Each query ranges over the cone of influence of its Bad (`cone`):
+the shortest trace. Each query ranges over the cone of influence of its Bad (`Cones`):
 the state it depends on, not the ghosts and bookkeeping of the others.
 
 A large spec is proved in small parts, as a chain. Each disjunct of a goal's bad states
 is a part; Next leaves out the steps that fail (raise, or leave their domain), and each
-failure condition is a part of its own. A part proved joins the chain, and L is the chain so far (its conjuncts that read the cone):
-the lemmas the next part stands on. The parts are tried in passes, the time slice
-growing fourfold after a pass that proved nothing, so the easy ones are proved first and
-help the hard ones. The
-conjunction of the chain is inductive; it is the certificate of every goal whose parts
-and failures are all proved, and `check-model certify` re-checks it. (On RayJob, Spacer
-finds no invariant for all failures at once in 15 minutes; one at a time, most take
-seconds.)
+failure condition is a part of its own. A part proved joins the chain, and L is the
+chain so far (its conjuncts that read the cone): the lemmas the next part stands on.
+The parts are tried in passes, the time slice growing fourfold after a pass that proved
+nothing, so the easy ones are proved first and help the hard ones. The conjunction of
+the chain is inductive; it is the certificate of every goal whose parts and failures are
+all proved, and `check-model certify` re-checks it. (On RayJob, Spacer finds no
+invariant for all failures at once in 15 minutes; one at a time, most take seconds.)
 """
 from __future__ import annotations
 
@@ -41,8 +40,8 @@ class _Part:
 
     goal: Goal | None
     bad: z3.BoolRef
-    state: str = "open"                 # open, proved, reachable, stuck (Spacer gave up)
-    reason: str = ""
+    state: str = "open"                 # open, proved, reachable, stuck
+    reason: str = ""                    # why it is stuck
     cone: object = None
 
 
@@ -69,24 +68,26 @@ class PDR(SymbolicEngine):
                 if p.state == "reachable":
                     p.state, p.reason = "stuck", f"a step that fails is reachable beyond " \
                                                  f"depth {self.depth_bound}"
-        return [self._result(rel, g, [p for p in parts if p.goal is g], failures, chain)
-                for g in goals]
+        used = {leaf.get_id() for proof in chain for leaf in proof.leaves}
+        leaves = [leaf for leaf in rel.flat if leaf.get_id() in used]
+        whole = z3.And([proof.invariant for proof in chain])
+        return [self._result(rel, g, [p for p in parts if p.goal is g], failures, whole, leaves,
+                             len(chain)) for g in goals]
 
     def _prove(self, rel, parts: list[_Part]) -> list[_Proof]:
         """Passes over the open parts; after a pass that proved nothing new, the slice is
         four times longer. A part of a goal already refuted is not tried."""
         chain: list[_Proof] = []
-        cones, slice_ = Cones(rel), FIRST_SLICE
+        cones, slice_, refuted = Cones(rel), FIRST_SLICE, set()
         while not self.out_of_time():
-            refuted = {id(p.goal) for p in parts if p.state == "reachable" and p.goal}
             todo = [p for p in parts if p.state == "open" and id(p.goal) not in refuted]
             if not todo:
                 break
             before = len(chain)
             for p in todo:
-                if p.goal is None or id(p.goal) not in refuted:
+                if id(p.goal) not in refuted:
                     self._solve(cones, p, chain, slice_)
-                    if p.state == "reachable" and p.goal:
+                    if p.state == "reachable" and p.goal is not None:
                         refuted.add(id(p.goal))
             done = sum(p.state == "proved" for p in parts)
             self.report(f"pdr: {done} of {len(parts)} parts proved after a pass with "
@@ -95,31 +96,35 @@ class PDR(SymbolicEngine):
                 slice_ *= 4
         return chain
 
-    def _result(self, rel, goal, own: list[_Part], failures: list[_Part], chain):
+    def _result(self, rel, goal, own: list[_Part], failures: list[_Part], whole, leaves,
+                proofs: int):
         if any(p.state == "reachable" for p in own):
             found = search(rel, [goal], self.depth_bound, self)
             if goal.name in found:
                 return goal.found(found[goal.name], "shortest")
             return goal.found((None, f" beyond depth {self.depth_bound}: no trace"), "PDR: a")
-        open_ = [p for p in own if p.state != "proved"]
-        if open_:
-            return goal.unknown(_open(open_, own, "parts of the property", self))
+        if any(p.state != "proved" for p in own):
+            return goal.unknown(self._unproved(own, "parts of the property"))
         if any(p.state != "proved" for p in failures):
             return goal.unknown("proved for the steps that do not fail, but " +
-                                _open([p for p in failures if p.state != "proved"], failures,
-                                      "failure conditions", self))
-        used = {leaf.get_id() for proof in chain for leaf in proof.leaves}
-        leaves = [leaf for leaf in rel.flat if leaf.get_id() in used]
-        cert = Certificate.of(rel.machine, goal, z3.And([p.invariant for p in chain]),
-                              leaves + list(rel.params.values()))
-        joined = f", in a chain of {len(chain)} proofs" if len(chain) > 1 else ""
+                                self._unproved(failures, "failure conditions"))
+        cert = Certificate.of(rel.machine, goal, whole, leaves + list(rel.params.values()))
+        joined = f", in a chain of {proofs} proofs" if proofs > 1 else ""
         return goal.excluded(f"inductive invariant of {cert.size} clauses, over "
                              f"{len(leaves)} of {len(rel.flat)} leaves{joined}",
                              certificate=cert)
 
+    def _unproved(self, parts: list[_Part], what: str) -> str:
+        """Why some of `parts` are not proved: Spacer gave up, or time ran out."""
+        left = [p for p in parts if p.state != "proved"]
+        stuck = [p.reason for p in left if p.state == "stuck"]
+        limit = self.options.max_seconds
+        why = stuck[0] if stuck else f"time limit {limit:g} s reached" if limit else "time out"
+        return f"{len(left)} of {len(parts)} {what} not proved ({why})"
+
     def _solve(self, cones: Cones, part: _Part, chain: list[_Proof], slice_: float):
         """Is a state in `part.bad` reachable by steps that do not fail? A proof joins the
-        chain; a time-out leaves the part open for the next pass."""
+        chain; a time-out leaves the part open, for the next pass."""
         seconds = min(slice_, self.deadline - time.perf_counter())
         if seconds <= 0:
             return
@@ -140,8 +145,7 @@ class PDR(SymbolicEngine):
                 z3.And(inv(*args), known, rel.next(xs2), rel.rename(known, xs2)))
         try:
             answer = fp.query(z3.And(inv(*args), known, part.bad))
-        except z3.Z3Exception:                      # Spacer cancels at its timeout
-            part.reason = "time limit reached"
+        except z3.Z3Exception:                      # Spacer cancels at its timeout: open
             return
         if answer == z3.unsat:
             part.state = "proved"
@@ -149,18 +153,8 @@ class PDR(SymbolicEngine):
                                 rel.flat))
         elif answer == z3.sat:
             part.state = "reachable"
-        elif "canceled" in fp.reason_unknown() or "timeout" in fp.reason_unknown():
-            part.reason = "time limit reached"
-        else:
+        elif not any(word in fp.reason_unknown() for word in ("canceled", "timeout")):
             part.state, part.reason = "stuck", f"Spacer gave up: {fp.reason_unknown()}"
-
-
-def _open(open_: list[_Part], all_: list[_Part], what: str, engine) -> str:
-    limit = engine.options.max_seconds
-    why = open_[0].reason or "time limit reached"
-    if why == "time limit reached" and limit:
-        why = f"time limit {limit:g} s reached"
-    return f"{len(open_)} of {len(all_)} {what} not proved ({why})"
 
 
 def _disjuncts(bad) -> list:
