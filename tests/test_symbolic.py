@@ -129,8 +129,13 @@ def test_symbolic_successors_equal_explicit_successors_on_sampled_states(path):
         assert _successors(rel, st) == {s for _, _, s in m.successors(st)}
 
 
-RAYJOB = sorted(p for p in (ROOT / "models").rglob("*.toml")
-                if "spec" in tomllib.loads(p.read_text()))      # models, not the mutants table
+def _bfs_model(path: Path) -> bool:
+    """A model file (not the mutants table) with concrete constants, as BFS needs."""
+    data = tomllib.loads(path.read_text())
+    return "spec" in data and "symbolic" not in data
+
+
+RAYJOB = sorted(p for p in (ROOT / "models").rglob("*.toml") if _bfs_model(p))
 
 
 @pytest.mark.parametrize("path", [p for p in RAYJOB if p.stem == "rayjob"] + [
@@ -303,16 +308,67 @@ def test_a_symbolic_constant_is_proved_for_every_value_and_a_domain_overflow_is_
 
 def test_pdr_proves_that_no_step_fails_with_the_properties_as_lemmas_and_the_chain_rechecks():
     proved = check(PDR, WideCounters)["total_is_the_sum"]      # total <= 4N needs the sum
-    assert proved.reason.endswith("in a chain of 5 proofs")   # the sum, the 4 overflows
+    assert proved.reason == "inductive invariant of 5 clauses, over 5 of 5 leaves"
     assert certify(proved.certificate, Machine(WideCounters)) == []
     assert certify(proved.certificate, Machine(LeakyCounters)) != []
     said = []
     PDR(Machine(WideCounters), CheckOptions(), progress=said.append).check()
     assert said[0].startswith("pdr: the spec as a relation of 5 variables, 4 steps and 4 "
-                              "failure conditions") and said[-1].startswith("pdr: 5 of 5 parts")
+                              "failure conditions")
+    assert said[-1] == "pdr: 5 of 5 parts inductive together with 0 of 0 lemmas (Houdini)"
+    said.clear()        # `level <= 2` needs `open -> level < 2`, no candidate: Spacer's job
+    PDR(Machine(Gated), CheckOptions(), progress=said.append).check()
+    assert said[1:] == ["pdr: 0 of 1 parts inductive together with 0 of 0 lemmas (Houdini)",
+                        "pdr: 1 of 1 parts proved after a pass with 2 s per part"]
     # `bounded` holds on every step that does not fail, but a failing one is reachable
     with pytest.raises(SpecError, match=r"retry writes a value outside its variable's domain"):
         check(PDR, Machine(RunawayRetries, symbolic={"limit": ">= 0"}))
+
+
+class Mirror(Spec):
+    """x and y flip together: each implication alone is not inductive, both together are."""
+    x: bool = False
+    y: bool = False
+    n: Int[0, 1000] = 0
+
+    @action
+    def flip(s):
+        s.x, s.y = not s.x, not s.y
+        s.n = (s.n + 1) % 1001
+
+    @invariant
+    def x_implies_y(s):
+        return not s.x or s.y
+
+    @invariant
+    def y_implies_x(s):
+        return not s.y or s.x
+
+
+class TornMirror(Mirror):
+    """Mutant: every 7th flip leaves y behind."""
+
+    @action
+    def flip(s):
+        s.x = not s.x
+        if s.n != 7:
+            s.y = not s.y
+        s.n = (s.n + 1) % 1001
+
+
+def test_houdini_proves_invariants_inductive_only_together_and_takes_unchosen_ones_as_lemmas():
+    for x in (["x_implies_y", "y_implies_x"], ["x_implies_y"]):
+        said = []
+        result = PDR(Machine(Mirror), CheckOptions(x), progress=said.append).check()
+        assert [p.verdict.value for p in result.properties] == ["holds"] * len(x)
+        lemmas = 2 - len(x)
+        assert said[-1] == f"pdr: {len(x)} of {len(x)} parts inductive together with " \
+                           f"{lemmas} of {lemmas} lemmas (Houdini)"
+        assert certify(result.properties[0].certificate, Machine(Mirror)) == []
+    assert check(KInduction, Mirror)["x_implies_y"].reason == "2-inductive"     # not alone
+    torn = check(PDR, TornMirror)       # the 8th flip leaves y; the 9th, x without y
+    assert [(p.verdict.value, len(p.trace.steps) - 1) for p in torn.values()] == \
+        [("violated", 9), ("violated", 8)]
 
 
 class FewRetries(Retries):

@@ -18,6 +18,13 @@ nothing, so the easy ones are proved first and help the hard ones. The conjuncti
 the chain is inductive; it is the certificate of every goal whose parts and failures are
 all proved, and `check-model certify` re-checks it. (On RayJob, Spacer finds no
 invariant for all failures at once in 15 minutes; one at a time, most take seconds.)
+
+Before Spacer, the chain starts with Houdini: every open part, and every invariant the
+spec declares (chosen or not: they are the spec author's lemmas), is a candidate; a
+candidate false after some step from a state where all candidates hold is dropped,
+until the rest is inductive together. That proves at once what is inductive only in
+company (on RayJob, the lemmas about the operator's memory and the properties they
+carry), in a few solver calls over the whole relation.
 """
 from __future__ import annotations
 
@@ -60,7 +67,7 @@ class PDR(SymbolicEngine):
     def decide(self, rel, goals, stats):
         parts = [_Part(g, d) for g in goals for d in _disjuncts(g.bad)]
         parts += [_Part(None, c) for c in _distinct([f.condition for f in rel.failures])]
-        chain = self._prove(rel, parts)
+        chain = self._prove(rel, parts, self._houdini(rel, parts, _lemmas(rel, goals)))
         failures = [p for p in parts if p.goal is None]
         if any(p.state == "reachable" for p in failures):
             search(rel, [], self.depth_bound, self)          # raises the spec error
@@ -74,10 +81,45 @@ class PDR(SymbolicEngine):
         return [self._result(rel, g, [p for p in parts if p.goal is g], failures, whole, leaves,
                              len(chain)) for g in goals]
 
-    def _prove(self, rel, parts: list[_Part]) -> list[_Proof]:
+    def _houdini(self, rel, parts: list[_Part], lemmas: list) -> list[_Proof]:
+        """The largest subset of the candidates (not parts, lemmas) that is inductive
+        together, as the first proof of the chain; its parts are proved."""
+        candidates = {("part", id(p)): z3.Not(p.bad) for p in parts}
+        candidates.update({("lemma", i): f for i, f in enumerate(lemmas)})
+        initial = z3.Solver()
+        initial.add(rel.valid, rel.is_initial(rel.flat))
+        alive = {k: f for k, f in candidates.items() if initial.check(z3.Not(f)) == z3.unsat}
+        xs2 = rel.copy("next")
+        step = z3.Solver()
+        step.add(rel.valid, rel.next(xs2), rel.rename(rel.valid, xs2))
+        after = {k: rel.rename(f, xs2) for k, f in alive.items()}
+        answer = z3.unsat
+        while alive:
+            left = self.deadline - time.perf_counter()
+            if left < float("inf"):
+                step.set(timeout=max(1, int(left * 1000)))
+            step.push()
+            step.add(*alive.values(), z3.Or([z3.Not(after[k]) for k in alive]))
+            answer = step.check()
+            if answer != z3.sat:
+                step.pop()
+                break
+            model = step.model()
+            for k in [k for k in alive if z3.is_false(model.eval(after[k], model_completion=True))]:
+                del alive[k]
+            step.pop()
+        proved = [p for p in parts if ("part", id(p)) in alive]
+        self.report(f"pdr: {len(proved)} of {len(parts)} parts inductive together with "
+                    f"{len(alive) - len(proved)} of {len(lemmas)} lemmas (Houdini)")
+        if answer != z3.unsat or not proved:
+            return []
+        for p in proved:
+            p.state = "proved"
+        return [_Proof(z3.And(list(alive.values())), rel.flat)]
+
+    def _prove(self, rel, parts: list[_Part], chain: list[_Proof]) -> list[_Proof]:
         """Passes over the open parts; after a pass that proved nothing new, the slice is
         four times longer. A part of a goal already refuted is not tried."""
-        chain: list[_Proof] = []
         cones, slice_, refuted = Cones(rel), FIRST_SLICE, set()
         while not self.out_of_time():
             todo = [p for p in parts if p.state == "open" and id(p.goal) not in refuted]
@@ -155,6 +197,13 @@ class PDR(SymbolicEngine):
             part.state = "reachable"
         elif not any(word in fp.reason_unknown() for word in ("canceled", "timeout")):
             part.state, part.reason = "stuck", f"Spacer gave up: {fp.reason_unknown()}"
+
+
+def _lemmas(rel, goals) -> list:
+    """The spec's invariants that are not goals: candidate lemmas for Houdini."""
+    chosen = {g.name for g in goals}
+    return [rel.formula(p.fn, p.name) for p in rel.machine.properties
+            if p.kind == "invariant" and p.name not in chosen]
 
 
 def _disjuncts(bad) -> list:

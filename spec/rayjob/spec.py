@@ -2,6 +2,7 @@
 from .apiserver import ApiServer
 from .cache import InformerCache
 from .environment import Environment
+from .lemmas import Lemmas
 from .liveness import Liveness
 from .operator import Operator
 from .program import UserProgram
@@ -12,7 +13,7 @@ from .submitter import Submitter
 
 
 class RayJob(Operator, ApiServer, InformerCache, Submitter, RayClusterCtl, RayHead,
-             UserProgram, Environment, Properties):
+             UserProgram, Environment, Properties, Lemmas):
     """KubeRay's RayJob controller with Kubernetes, the submitter, Ray and the faults."""
 
 

@@ -1,0 +1,221 @@
+"""Lemmas: facts about the operator's memory, the API server and the ghosts that make the
+properties inductive, so that PDR proves them for every backoffLimit and fault budget.
+
+They are ordinary invariants: the explicit engine checks them on every bounded model,
+and the symbolic engines prove them. PDR takes them as Houdini candidates (see
+checker/symbolic/pdr.py): together with the properties they are inductive, that is, no
+step leads from a state satisfying all of them to one violating any. Each is a reading of
+the controller's code, and says why it holds.
+
+Those about the cluster and Job a RayJob owns hold only with an exact cache (`L == 0`):
+with lag, a Get may miss an object the operator just created or deleted.
+"""
+from checker import invariant
+
+from .state import RayJobState
+from .types import (EMPTY, NOT_RETRIED, Age, CacheSt, ClStat, ClusterId, CrView, JCond,
+                    JobView, Mode, Pc, Phase, PodSlot, key)
+
+NAMED_CALLS = (Pc.CREATE_CLUSTER, Pc.CREATE_JOB, Pc.CREATE_SVC, Pc.UPDATE_SVC,
+               Pc.GET_JOB_INFO, Pc.SUBMIT_JOB)
+
+# The phases the in-memory RayJob can be in at each call before the status write: the
+# phase read, unchanged (every branch that changes it ends in updateRayJobStatus).
+PHASES_AT = {Pc.FIN_ADD: (Phase.NEW,), Pc.CREATE_CLUSTER: (Phase.INITIALIZING, Phase.RUNNING),
+             Pc.CREATE_JOB: (Phase.INITIALIZING,), Pc.CREATE_SVC: (Phase.RUNNING,),
+             Pc.UPDATE_SVC: (Phase.RUNNING,), Pc.GET_JOB_INFO: (Phase.RUNNING,),
+             Pc.SUBMIT_JOB: (Phase.RUNNING,),
+             Pc.DELETE_CLUSTER: (Phase.SUSPENDING, Phase.RETRYING, Phase.COMPLETE, Phase.FAILED),
+             Pc.DELETE_JOB: (Phase.SUSPENDING, Phase.RETRYING),
+             Pc.DELETE_RJ: (Phase.COMPLETE, Phase.FAILED)}
+
+# The phases one reconcile may write, by the phase it read (Complete and Failed never
+# write status: handleShutdownAfterJobFinishes only deletes).
+WRITES_FROM = {Phase.NEW: (Phase.INITIALIZING,),
+               Phase.INITIALIZING: (Phase.INITIALIZING, Phase.RUNNING, Phase.SUSPENDING,
+                                    Phase.FAILED, Phase.RETRYING),
+               Phase.RUNNING: (Phase.RUNNING, Phase.FAILED, Phase.COMPLETE, Phase.RETRYING,
+                               Phase.SUSPENDING),
+               Phase.SUSPENDING: (Phase.SUSPENDED,), Phase.RETRYING: (Phase.NEW,),
+               Phase.SUSPENDED: (Phase.NEW,), Phase.COMPLETE: (), Phase.FAILED: ()}
+
+
+def _named(h, b) -> bool:
+    """initRayJobStatusIfNeed names the cluster and the job id together with Initializing,
+    the Suspending / Retrying reset clears both with Suspended / New; dashboardURL is set
+    only for a named cluster."""
+    if h is None:
+        return True
+    unnamed = h.phase in (Phase.NEW, Phase.SUSPENDED)
+    return ((b.cluster is None) == unnamed and (b.job_id is None) == unnamed
+            and (not b.dash or b.cluster is not None))
+
+
+def _failures_counted(s, h, b) -> bool:
+    """status.failed grows by one per Failed attempt (C:518-557) and a retry needs
+    failed < backoffLimit + 1: only a Failed RayJob may have used them all."""
+    return h is None or (b.failed <= s.backoff_limit + 1
+                         and (h.phase is Phase.FAILED or b.failed <= s.backoff_limit))
+
+
+class Lemmas(RayJobState):
+    @invariant
+    def lemma_exact_caches(s):
+        """With no lag (`L == 0`) every read is current: no cache is ever behind."""
+        if s.L:
+            return True
+        return (s.rj_cache is CacheSt.SYNC and s.job_cache is CacheSt.SYNC
+                and s.rj_prev is None and s.rj_prev_b == EMPTY
+                and s.job_prev is JobView.ABSENT
+                and all(s.cl_cache[c] is CacheSt.SYNC and s.cl_prev[c] is CrView.ABSENT
+                        for c in ClusterId))
+
+    @invariant
+    def lemma_idle_operator_remembers_nothing(s):
+        """Reconcile's locals live from the cache read (C:89-142) to its return; between
+        two reconciles, or after a crash, there are none."""
+        if s.pc is Pc.IDLE:
+            return (s.m_h is None and s.m_b == EMPTY and s.m_orig is None and not s.m_fresh
+                    and not s.m_sub_fin and s.m_cl is ClStat.NONE)
+        return s.m_h is not None and s.m_orig is not None
+
+    @invariant
+    def lemma_identity_named_outside_new_and_suspended(s):
+        """Persisted or in memory, a RayJob outside New and Suspended names its cluster and
+        job id; a deleted one has an empty status."""
+        return (_named(s.rj, s.rj_b) and _named(s.m_h, s.m_b)
+                and (s.rj is not None or s.rj_b == EMPTY))
+
+    @invariant
+    def lemma_finalizer_before_initializing(s):
+        """New adds the finalizer before it initializes the status (C:166-178); only the
+        operator removes it, and only as the reconcile's last call (C:132-137), so the
+        RayJob its memory holds with a finalizer still exists with it."""
+        for h in (s.rj, s.m_h):
+            if h is not None and h.phase is not Phase.NEW and not h.finalizer:
+                return False
+        if s.m_h is not None and s.m_h.finalizer:
+            return s.rj is not None and s.rj.finalizer
+        return True
+
+    @invariant
+    def lemma_fresh_copy_is_the_api_servers(s):
+        """While the copy's resourceVersion is current, no one else wrote the RayJob since
+        it was read: its metadata and the key fields it read (originalRayJobInstance,
+        C:142) are the persisted ones."""
+        if not s.m_fresh:
+            return True
+        h, r = s.m_h, s.rj
+        return (r is not None and h is not None and s.m_orig == key(r, s.rj_b)
+                and (h.finalizer, h.deleting, h.suspend) == (r.finalizer, r.deleting, r.suspend))
+
+    @invariant
+    def lemma_call_fits_the_phase(s):
+        """Each call belongs to one branch of Reconcile (C:112-447): the deletion branch
+        exactly for a RayJob read with a deletionTimestamp; the phase is the one read until
+        the status write, which writes one of the phases that branch can reach."""
+        if s.pc is Pc.IDLE:
+            return True
+        if s.m_h.deleting != (s.pc in (Pc.STOP_JOB, Pc.FIN_REMOVE)):
+            return False
+        if s.pc is Pc.STATUS_WRITE:
+            return s.m_h.phase in WRITES_FROM[s.m_orig.phase]
+        if s.pc in PHASES_AT:
+            return s.m_h.phase is s.m_orig.phase and s.m_h.phase in PHASES_AT[s.pc]
+        return True
+
+    @invariant
+    def lemma_submitter_pods_belong_to_an_active_job(s):
+        """The Job controller runs a pod only for an active Job, and fails the Job after
+        more than submitterConfig.backoffLimit failed pods; HTTPMode has no Job."""
+        job = s.job
+        if s.pods[PodSlot.CUR] is not None and (job is None or job.cond is not JCond.NONE):
+            return False
+        if job is not None and (s.mode is Mode.HTTP or not (
+                job.failures <= s.sub_backoff_limit
+                or (job.cond is JCond.FAILED and job.failures == s.sub_backoff_limit + 1))):
+            return False
+        return True
+
+    @invariant
+    def lemma_failed_counts_bounded(s):
+        """Persisted, cached or in memory, status.failed stays within backoffLimit + 1."""
+        return (_failures_counted(s, s.rj, s.rj_b) and _failures_counted(s, s.m_h, s.m_b)
+                and _failures_counted(s, s.rj_prev, s.rj_prev_b))
+
+    @invariant
+    def lemma_copy_counts_one_failure(s):
+        """A current copy's failed is the persisted one, plus one once this reconcile
+        turned it Failed (checkBackoffLimitAndUpdateStatusIfNeeded, C:518-557), and a
+        retry it decided leaves room for one more."""
+        if s.pc is Pc.IDLE or not s.m_fresh:
+            return True
+        if s.pc is not Pc.STATUS_WRITE:
+            return s.m_b.failed == s.rj_b.failed
+        failing = s.m_h.phase in (Phase.FAILED, Phase.RETRYING)
+        return (s.m_b.failed == s.rj_b.failed + failing
+                and (s.m_h.phase is not Phase.RETRYING or s.m_b.failed <= s.backoff_limit))
+
+    @invariant
+    def lemma_retries_trail_failures(s):
+        """Each retry (Retrying -> New) follows one counted failure: retries <= failed, and
+        < failed while Failed or Retrying."""
+        if s.rj is None:
+            return True
+        return s.retries + (s.rj.phase in (Phase.FAILED, Phase.RETRYING)) <= s.rj_b.failed
+
+    @invariant
+    def lemma_retrying_reason_is_retried(s):
+        """Retrying is entered only with a reason that may be retried (C:542-555); the
+        reason changes only with the phase."""
+        return all(h is None or h.phase is not Phase.RETRYING or h.reason not in NOT_RETRIED
+                   for h in (s.rj, s.m_h))
+
+    @invariant
+    def lemma_calls_use_the_persisted_identity(s):
+        """Creates, Service updates and dashboard calls use the identity the RayJob
+        persisted (only the operator's status write changes it, and that ends the
+        reconcile); a current copy written back keeps it, unless it resets it."""
+        if s.pc in NAMED_CALLS:
+            return s.rj is not None and (s.m_b.cluster, s.m_b.job_id) == (s.rj_b.cluster,
+                                                                          s.rj_b.job_id)
+        unnamed = (Phase.NEW, Phase.SUSPENDED)
+        if (s.pc is Pc.STATUS_WRITE and s.m_fresh and s.m_orig.phase not in unnamed
+                and s.m_h.phase not in unnamed):
+            return (s.m_b.cluster, s.m_b.job_id) == (s.rj_b.cluster, s.rj_b.job_id)
+        return True
+
+    @invariant
+    def lemma_attempt_begun_outside_new(s):
+        """A RayJob leaves New only by the write that begins an attempt."""
+        return s.rj is None or s.rj.phase is Phase.NEW or s.attempted
+
+    @invariant
+    def lemma_created_name_is_the_attempts(s):
+        """Only the attempt's persisted cluster name is created in it (ghost bookkeeping of
+        p1a): a name marked as created by the current attempt is att_cluster."""
+        if s.named and (not s.attempted or s.cl_attempt[s.att_cluster] is not Age.CUR):
+            return False
+        return all(s.cl_attempt[c] is not Age.CUR or c is s.att_cluster for c in ClusterId)
+
+    @invariant
+    def lemma_children_carry_the_persisted_identity(s):
+        """With an exact cache, the RayJob's RayCluster and submitter Job are those of its
+        persisted identity: they are created under it, and Suspending / Retrying deletes
+        both and sees them gone before it clears it (C:366-410)."""
+        if s.L or s.rj is None:
+            return True
+        if s.job is not None and (s.job.target, s.job.job_id) != (s.rj_b.cluster,
+                                                                  s.rj_b.job_id):
+            return False
+        return all(not s.cl_cr[c] or s.rj_b.cluster is c for c in ClusterId)
+
+    @invariant
+    def lemma_reset_only_after_children_gone(s):
+        """With an exact cache, a current copy that resets the identity (Suspending /
+        Retrying to Suspended / New) saw the cluster and the Job gone (C:366-410)."""
+        if (s.L or s.pc is not Pc.STATUS_WRITE or not s.m_fresh
+                or s.m_orig.phase not in (Phase.RETRYING, Phase.SUSPENDING)
+                or s.m_h.phase not in (Phase.NEW, Phase.SUSPENDED)):
+            return True
+        return not s.cl_cr[s.rj_b.cluster] and s.job is None
