@@ -29,6 +29,8 @@ from examples.diehard import DieHard
 from examples.peterson import Peterson
 from examples.tcommit import TCommit
 from examples.twophase import TwoPhase
+from spec.rayjob import mutants
+from spec.rayjob.types import Rank
 from test_verdicts import EagerCommit
 from test_cli import run
 
@@ -147,6 +149,21 @@ def test_rayjob_actions_read_in_sampled_states_give_the_explicit_successors(path
     m = machine_of(path)
     for st in _sampled(m, 1500, 8):
         assert _successors(Relation(m, at=st), st) == {s for _, _, s in m.successors(st)}
+
+
+@pytest.mark.slow
+def test_rayjob_properties_proved_for_every_backoff_limit_and_refuted_on_a_mutant():
+    """models/rayjob/proofs/faults.toml: PDR gives the expected verdicts and a certificate
+    that re-checks; with retries of every reason (M8) and a deadline, BMC refutes p8
+    under the same free constants."""
+    model = load_model(ROOT / "models/rayjob/proofs/faults.toml")
+    result = PDR(model.machine(), model.options).check()
+    assert {p.name: p.verdict for p in result.properties} == model.expect
+    assert certify(result.properties[0].certificate, model.machine()) == []
+    mutant = Machine(mutants.RetryAllReasons, {**model.constants, "active_deadline": Rank.XLONG},
+                     model.groups, symbolic=model.symbolic)
+    bad = check(BMC, mutant, properties=["p8_excluded_not_retried"], max_depth=11)
+    assert bad["p8_excluded_not_retried"].verdict.value == "violated"
 
 
 # ---------------------------------------------------------------- differential: proofs vs BFS
