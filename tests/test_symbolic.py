@@ -493,6 +493,38 @@ def test_is_on_singletons_floor_division_lookups_and_len_agree_with_explicit():
         frontier = [s for st in frontier for _, _, s in m.successors(st)]
 
 
+class ShortCircuit(Spec):
+    """A helper with a side effect in the right operand of `and` / `or`: Python runs it
+    only where the left operand does not decide (RayJob's `sub_submit`)."""
+    a: bool = False
+    n: Int[0, 3] = 0
+
+    @action
+    def submit_if_up(s):
+        if s.a and s._claim(1):
+            s.n = 3
+
+    @action
+    def claim_unless_up(s):
+        if s.a or s._claim(2):
+            s.a = False
+
+    @action
+    def flip(s):
+        s.a = not s.a
+
+    def _claim(s, v):
+        s.n = v
+        return s.n == 2
+
+
+def test_a_side_effect_in_a_short_circuited_operand_happens_only_where_python_runs_it():
+    m = Machine(ShortCircuit)
+    rel = Relation(m)
+    for st in [(a, n) for a in (0, 1) for n in range(4)]:
+        assert _successors(rel, st) == {s for _, _, s in m.successors(st)}
+
+
 @pytest.mark.parametrize("variant, message", [
     (IdentityOfRecords, r"`is` between values that are symbolic"),
     (MatchOnState, r"`match` on a value that is symbolic"),

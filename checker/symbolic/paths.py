@@ -122,25 +122,43 @@ class Explorer(Oracle):
 
     def guarded(self, guard: z3.BoolRef, thunk: Callable[[], Any]) -> Any:
         """`thunk()` evaluated only for the states where `guard` holds (the right operand
-        of `and`): its decisions bind only there, and if it raises (or disables the
-        action) there, that is recorded and the path goes on where `guard` is false."""
+        of `and`): its decisions bind only there, what it writes to the scratch state is
+        kept only there, and if it raises (or disables the action) there, that is recorded
+        and the path goes on where `guard` is false, in the state from before."""
         if not self.feasible(guard):
             return DEAD
+        before = self.scratch.snapshot() if self.scratch is not None else None
         self.guards.append(guard)
         try:
-            return thunk()
+            result = thunk()
         except (_Infeasible, SymbolicError):
             raise
         except (Exception, Disabled) as e:
             context = z3.And(*self.conditions, *self.guards)
             if not isinstance(e, Disabled):
                 self.failures.append((context, e))
+        else:
+            if before is not None:
+                self._written_only_where(guard, before)
+            return result
         finally:
             self.guards.pop()
+        if before is not None:
+            self.scratch.restore(before)
         self.conditions.append(z3.Not(guard))
         if not self.feasible(z3.BoolVal(True)):
             raise _Infeasible
         return DEAD
+
+    def _written_only_where(self, guard: z3.BoolRef, before: list):
+        """The scratch state: as the thunk left it where `guard` holds, else as before."""
+        from .terms import Unmergeable
+        try:
+            merged = self.scratch.merged([(guard, self.scratch.snapshot()), (None, before)])
+        except Unmergeable:
+            raise SymbolicError("the right operand of `and` / `or` changes the state in a way "
+                                "that cannot be kept only where it runs; use an `if`") from None
+        self.scratch.restore(merged)
 
     def branch(self, condition: z3.BoolRef) -> bool:
         """Python needs the truth of `condition`: each feasible side is one path."""
