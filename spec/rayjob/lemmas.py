@@ -113,10 +113,14 @@ class Lemmas(RayJobState):
     def lemma_call_fits_the_phase(s):
         """Each call belongs to one branch of Reconcile (C:112-447): the deletion branch
         exactly for a RayJob read with a deletionTimestamp; the phase is the one read until
-        the status write, which writes one of the phases that branch can reach."""
+        the status write, which writes one of the phases that branch can reach. Only
+        K8sJobMode creates a submitter Job, only HTTPMode submits itself."""
         if s.pc is Pc.IDLE:
             return True
         if s.m_h.deleting != (s.pc in (Pc.STOP_JOB, Pc.FIN_REMOVE)):
+            return False
+        if (s.pc is Pc.CREATE_JOB and s.mode is not Mode.K8S
+                or s.pc is Pc.SUBMIT_JOB and s.mode is not Mode.HTTP):
             return False
         if s.pc is Pc.STATUS_WRITE:
             return s.m_h.phase in WRITES_FROM[s.m_orig.phase]
