@@ -82,8 +82,9 @@ class PDR(SymbolicEngine):
                              len(chain)) for g in goals]
 
     def _houdini(self, rel, parts: list[_Part], lemmas: list) -> list[_Proof]:
-        """The largest subset of the candidates (not parts, lemmas) that is inductive
-        together, as the first proof of the chain; its parts are proved."""
+        """The largest set of candidates (the open parts, and the spec's other invariants
+        as lemmas) that is inductive together: the first proof of the chain, which proves
+        the parts in it. A step that breaks some candidate drops each one it breaks."""
         candidates = {("part", id(p)): z3.Not(p.bad) for p in parts}
         candidates.update({("lemma", i): f for i, f in enumerate(lemmas)})
         initial = z3.Solver()
