@@ -78,6 +78,10 @@ def check(name: str):
     return model, ExplicitEngine(model.machine(), model.options).check()
 
 
+def verdicts(result) -> dict:
+    return {p.name: p.verdict for p in result.properties}
+
+
 def prop(result, name):
     return next(p for p in result.properties if p.name == name)
 
@@ -86,10 +90,10 @@ def prop(result, name):
 def test_every_verdict_of_every_model_is_as_expected(name):
     model, result = check(name)
     assert not result.stopped and result.stats.distinct_states < 50_000
-    verdicts = {p.name: p.verdict for p in result.properties}
-    lemmas = {n for n in verdicts if n.startswith("lemma_")}       # spec/rayjob/lemmas.py
-    assert set(model.expect) == set(verdicts) - lemmas, "every property has an [expect] verdict"
-    assert verdicts == {**model.expect, **{n: Verdict.HOLDS for n in lemmas}}
+    found = verdicts(result)
+    lemmas = {n for n in found if n.startswith("lemma_")}          # spec/rayjob/lemmas.py
+    assert set(model.expect) == set(found) - lemmas, "every property has an [expect] verdict"
+    assert found == {**model.expect, **{n: Verdict.HOLDS for n in lemmas}}
 
 
 @pytest.mark.slow
@@ -97,7 +101,7 @@ def test_every_verdict_of_every_model_is_as_expected(name):
 def test_large_models(name):
     model, result = check(name)
     assert not result.stopped
-    assert {p.name: p.verdict for p in result.properties} == model.expect
+    assert verdicts(result) == model.expect
 
 
 
@@ -163,7 +167,6 @@ def test_suspended_requeueing_is_an_equivalent_mutant():
     model, faithful = check("suspend_F2")
     old = ExplicitEngine(Machine(mutants.SuspendedRequeues, model.constants, model.groups),
                          model.options).check()
-    verdicts = lambda result: {p.name: p.verdict for p in result.properties}  # noqa: E731
     assert verdicts(old) == verdicts(faithful)
     assert old.stats.distinct_states == faithful.stats.distinct_states
 

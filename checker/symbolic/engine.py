@@ -175,8 +175,11 @@ class SymbolicEngine:
         if self.progress is not None:
             self.progress(message)
 
+    def seconds_left(self) -> float:
+        return self.deadline - time.perf_counter()
+
     def out_of_time(self) -> bool:
-        return time.perf_counter() > self.deadline
+        return self.seconds_left() < 0
 
     def decide(self, rel: Relation, goals: list[Goal], stats: Stats) -> list[PropertyResult]:
         raise NotImplementedError

@@ -26,7 +26,7 @@ import z3
 from ..dsl import Disabled
 from ..machine import MISSING
 from .containers import SMap, SSet
-from .paths import Explorer, active_explorer, undecided
+from .paths import Explorer, SymbolicError, active_explorer, undecided
 from .terms import Sym, Unmergeable, ite, record_fields, same
 
 
@@ -73,6 +73,16 @@ class Scratch:
                         delattr(self.sc, n)
                 else:
                     setattr(self.sc, n, _thaw(value))
+
+    def written_only_where(self, guard: z3.BoolRef, before: list):
+        """The state as the last writes left it where `guard` holds, else `before` (the
+        right operand of a merged `and` / `or` runs only where Python would run it)."""
+        try:
+            merged = self.merged([(guard, self.snapshot()), (None, before)])
+        except Unmergeable:
+            raise SymbolicError("the right operand of `and` / `or` changes the state in a way "
+                                "that cannot be kept only where it runs; use an `if`") from None
+        self.restore(merged)
 
     def merged(self, outcomes: list[tuple[z3.BoolRef, list]]) -> list:
         """One snapshot: per variable, the if-then-else of the paths' values."""

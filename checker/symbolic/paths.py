@@ -139,7 +139,7 @@ class Explorer(Oracle):
                 self.failures.append((context, e))
         else:
             if before is not None:
-                self._written_only_where(guard, before)
+                self.scratch.written_only_where(guard, before)
             return result
         finally:
             self.guards.pop()
@@ -149,16 +149,6 @@ class Explorer(Oracle):
         if not self.feasible(z3.BoolVal(True)):
             raise _Infeasible
         return DEAD
-
-    def _written_only_where(self, guard: z3.BoolRef, before: list):
-        """The scratch state: as the thunk left it where `guard` holds, else as before."""
-        from .terms import Unmergeable
-        try:
-            merged = self.scratch.merged([(guard, self.scratch.snapshot()), (None, before)])
-        except Unmergeable:
-            raise SymbolicError("the right operand of `and` / `or` changes the state in a way "
-                                "that cannot be kept only where it runs; use an `if`") from None
-        self.scratch.restore(merged)
 
     def branch(self, condition: z3.BoolRef) -> bool:
         """Python needs the truth of `condition`: each feasible side is one path."""

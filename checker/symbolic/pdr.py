@@ -29,7 +29,6 @@ carry), in a few solver calls over the whole relation.
 from __future__ import annotations
 
 import dataclasses
-import time
 
 import z3
 
@@ -96,9 +95,8 @@ class PDR(SymbolicEngine):
         after = {k: rel.rename(f, xs2) for k, f in alive.items()}
         answer = z3.unsat
         while alive:
-            left = self.deadline - time.perf_counter()
-            if left < float("inf"):
-                step.set(timeout=max(1, int(left * 1000)))
+            if self.seconds_left() < float("inf"):
+                step.set(timeout=_milliseconds(self.seconds_left()))
             step.push()
             step.add(*alive.values(), z3.Or([z3.Not(after[k]) for k in alive]))
             answer = step.check()
@@ -168,7 +166,7 @@ class PDR(SymbolicEngine):
     def _solve(self, cones: Cones, part: _Part, chain: list[_Proof], slice_: float):
         """Is a state in `part.bad` reachable by steps that do not fail? A proof joins the
         chain; a time-out leaves the part open, for the next pass."""
-        seconds = min(slice_, self.deadline - time.perf_counter())
+        seconds = min(slice_, self.seconds_left())
         if seconds <= 0:
             return
         if part.cone is None:
@@ -180,7 +178,7 @@ class PDR(SymbolicEngine):
         inv = z3.Function("Inv", *[a.sort() for a in args], z3.BoolSort())
         xs2 = rel.copy("next")
         fp = z3.Fixedpoint()
-        fp.set(engine="spacer", timeout=max(1, int(seconds * 1000)))
+        fp.set(engine="spacer", timeout=_milliseconds(seconds))
         fp.register_relation(inv)
         fp.declare_var(*args, *xs2)
         fp.rule(inv(*args), z3.And(rel.valid, rel.is_initial(rel.flat)))
@@ -198,6 +196,11 @@ class PDR(SymbolicEngine):
             part.state = "reachable"
         elif not any(word in fp.reason_unknown() for word in ("canceled", "timeout")):
             part.state, part.reason = "stuck", f"Spacer gave up: {fp.reason_unknown()}"
+
+
+def _milliseconds(seconds: float) -> int:
+    """A solver timeout: Z3 takes milliseconds, and 0 would mean none."""
+    return max(1, int(seconds * 1000))
 
 
 def _lemmas(rel, goals) -> list:
