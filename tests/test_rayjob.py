@@ -105,6 +105,25 @@ def test_large_models(name):
 
 
 
+class Unretired(RayJob):
+    """The spec before lingering heads were retired from the name pool."""
+    def _retired(s, c):
+        return False
+
+
+@pytest.mark.slow
+def test_retiring_unreachable_heads_keeps_the_name_pool_from_overflowing():
+    """Five failing attempts with no fault: without retirement four lingering heads take
+    every cluster name and the fifth reuses one still in use (s_model_bounds)."""
+    model = load_model(model_path("happy_F0"))
+    constants = {**model.constants, "backoff_limit": 4, "program": "FAIL", "sub_backoff_limit": 0}
+    for cls, bounded in ((RayJob, Verdict.HOLDS), (Unretired, Verdict.VIOLATED)):
+        result = ExplicitEngine(Machine(cls, constants, model.groups), model.options).check()
+        assert not result.stopped
+        assert prop(result, "s_model_bounds").verdict is bounded
+        assert prop(result, "p7_succeeded_not_failed").verdict is Verdict.HOLDS
+
+
 def test_the_default_model_is_small_and_fast():
     _, result = check("rayjob")
     assert result.stats.distinct_states < 10_000 and result.stats.seconds < 10

@@ -15,9 +15,9 @@ step is weakly fair (a crash or outage in between is a fault).
 from checker import action, require
 
 from .state import RayJobState
-from .types import (CR_STATUS, NOT_RETRIED, REC_STATUS, TERMINAL, CacheSt, ClStat, ClusterId,
-                    CrView, Head, JobId, JobView, JStat, KvKey, Mode, Pc, Phase, Reason, Rec,
-                    Result, Timer, key)
+from .types import (CR_STATUS, DRAWN_JOB_IDS, NONTERMINAL_RECS, NOT_RETRIED, REC_STATUS, TERMINAL,
+                    CacheSt, ClStat, ClusterId, CrView, Head, JobId, JobView, JStat, KvKey, Mode,
+                    Pc, Phase, Reason, Rec, Result, Timer, key)
 
 
 class Operator(RayJobState):
@@ -155,29 +155,60 @@ class Operator(RayJobState):
         equality of names is observable, so a name that nothing refers to any more is as
         good as a fresh one: the lowest such name is taken (a symmetry reduction that keeps
         the pool finite however many attempts there are)."""
-        for c in ClusterId:
-            if not s._cluster_in_use(c):
-                s.cl_attempt[c] = None             # ghost: the name starts afresh
-                return c
-        s.id_overflow = True
-        return ClusterId.C3
-
-    def _cluster_in_use(s, c: ClusterId) -> bool:
-        """Does any object, cache view, job record, status, memory or ghost identity name c?"""
-        return (c in (s.rj_b.cluster, s.rj_prev_b.cluster, s.m_b.cluster, s.att_cluster, s.svc)
-                or s.cl_cr[c] or s.head[c] is not Head.NONE
-                or s.cl_cache[c] is CacheSt.BEHIND or s.cl_prev[c] is not CrView.ABSENT
-                or (s.job is not None and s.job.target is c)
-                or any(p is not None and p.target is c for p in s.pods.values())
-                or any(s.kv[k] is not Rec.NONE for k in s.kv if k.c is c))
+        c = s._draw(tuple(ClusterId), s._cluster_in_use)
+        s.cl_attempt[c] = None                     # ghost: the name starts afresh
+        return c
 
     def _draw_job(s) -> JobId:
         """GenerateRayJobId (U:374-376): lowest id nothing refers to, as for cluster names."""
-        for j in (JobId.J0, JobId.J1, JobId.J2, JobId.J3):
-            if not s._job_id_in_use(j):
-                return j
+        return s._draw(DRAWN_JOB_IDS, s._job_id_in_use)
+
+    def _draw(s, pool, in_use):
+        """The lowest name of `pool` not in use; when every one is, the lingering heads
+        nothing needs are retired first (`_retired`), which frees their names and the ids
+        of their records."""
+        for _ in range(2):
+            for name in pool:
+                if not in_use(name):
+                    return name
+            if not s._retire_inert():
+                break
         s.id_overflow = True
-        return JobId.J3
+        return pool[-1]
+
+    def _cluster_in_use(s, c: ClusterId) -> bool:
+        """Does any object, cache view, job record, status, memory or ghost identity name c?"""
+        return (s._cluster_named(c) or s.head[c] is not Head.NONE
+                or any(s.kv[k] is not Rec.NONE for k in s._keys(c)))
+
+    def _cluster_named(s, c: ClusterId) -> bool:
+        """Does anything but c's own head and GCS name c?"""
+        return (c in (s.rj_b.cluster, s.rj_prev_b.cluster, s.m_b.cluster, s.att_cluster, s.svc)
+                or s.cl_cr[c] or s.cl_cache[c] is CacheSt.BEHIND or s.cl_prev[c] is not CrView.ABSENT
+                or (s.job is not None and s.job.target is c)
+                or any(p is not None and p.target is c for p in s.pods.values()))
+
+    def _retire_inert(s) -> bool:
+        retired = False
+        for c in ClusterId:
+            retired = s._retired(c) or retired
+        return retired
+
+    def _retired(s, c: ClusterId) -> bool:
+        """When every name is taken, each lingering head that nothing names and whose job
+        records are all terminal is deleted now (gc_cluster_pods, which may happen at any
+        time) so that its name can be drawn again. Nothing but its deletion could happen
+        to it: no call reaches it, no driver runs on it. Only claim 5b could see it alive
+        at the next create, so that overlap is recorded here (it may flag, never hide).
+        Without this, a garbage collector slower than four attempts overflows the pool."""
+        if s._cluster_named(c) or s.head[c] is Head.NONE:
+            return False
+        if any(s.kv[k] in NONTERMINAL_RECS for k in s._keys(c)):
+            return False
+        s._head_stops(c, keep_records=False)
+        s.head[c] = Head.NONE
+        s.pod_overlap = True
+        return True
 
     def _job_id_in_use(s, j: JobId) -> bool:
         return (j in (s.rj_b.job_id, s.rj_prev_b.job_id, s.m_b.job_id, s.att_job)

@@ -77,6 +77,9 @@ class JobId(enum.Enum):
     JS = "spec-job-id"
 
 
+DRAWN_JOB_IDS = (JobId.J0, JobId.J1, JobId.J2, JobId.J3)   # the pool GenerateRayJobId draws from
+
+
 class Rec(enum.Enum):
     """A Ray job record in one cluster's GCS (job_manager.py, common.py).
 
