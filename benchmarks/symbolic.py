@@ -76,14 +76,16 @@ def rayjob(limit: float):
 def rayjob_proofs(limit: float):
     from checker.model import load_model
     from test_rayjob import model_path
-    proofs = load_model(model_path("proofs/faults"))
-    bounded = load_model(model_path("proofs/faults"), {"backoff_limit": 1, "F": 1}).machine()
-    props = proofs.options.properties
-    print(f"{'RayJob time to proof, all faults but stale':44} {'BFS, backoffLimit=F=1':>25}"
-          f"   {'PDR, both free':>25}")
-    row(", ".join(p.split("_")[0] for p in props),
-        timed_machine(ExplicitEngine, bounded, props, max_seconds=limit),
-        timed_machine(PDR, proofs.machine(), props, max_seconds=limit))
+    print(f"{'RayJob time to proof':44} {'BFS, one instance':>25}   {'PDR, all values':>25}")
+    for name, label, instance in [
+            ("proofs/faults", "all faults but stale", {"backoff_limit": 1, "F": 1}),
+            ("proofs/no_faults", "no fault", {"backoff_limit": 1})]:
+        proofs = load_model(model_path(name))
+        bounded = load_model(model_path(name), instance).machine()
+        props = proofs.options.properties
+        row(f"{label}: " + ", ".join(p.split("_")[0] for p in props),
+            timed_machine(ExplicitEngine, bounded, props, max_seconds=limit),
+            timed_machine(PDR, proofs.machine(), props, max_seconds=limit))
 
 
 def main():

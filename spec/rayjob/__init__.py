@@ -15,6 +15,8 @@ client; line numbers as cited there) and `ray-observed.md` (OBS). One module per
     program.py      the user's entrypoint: one external side effect, then exit
     environment.py  operator faults, the user, the abstract clock
     properties.py   the claims of issue 3 as invariants, and witnesses
+    lemmas.py       proof aids: facts that make the claims inductive (PDR)
+    lemmas_no_faults.py  the same for claim 7 when nothing fails
     liveness.py     the claims of issue 6 (fair progress), checked by RayJobLive
     spec.py         RayJob: all of the above in one class
     mutants.py      small subclasses reproducing real bugs
@@ -73,7 +75,9 @@ Abstractions and simplifications (each keeps the verdicts of the properties)
 * Identifiers are drawn "lowest unused" from pools of four, where unused means that no
   object, cache view, status, Ray record or ghost names it any more: names are random and
   only their equality is observable, so a forgotten name is as good as a fresh one (a
-  symmetry reduction that keeps the pools finite for any number of attempts);
+  symmetry reduction that keeps the pools finite for any number of attempts). When
+  every name is taken, lingering heads nothing can reach any more are deleted first (as
+  the garbage collector may at any time; claim 5b records the overlap);
   `s_model_bounds` checks that the pools were large enough.
 * RayCluster status Ready iff its head serves (S4): the operator reads nothing else of
   it. Deleting a CR is immediate (no RayCluster finalizer: the GCS FT Redis clean-up is

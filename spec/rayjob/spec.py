@@ -3,6 +3,7 @@ from .apiserver import ApiServer
 from .cache import InformerCache
 from .environment import Environment
 from .lemmas import Lemmas
+from .lemmas_no_faults import NoFaultLemmas
 from .liveness import Liveness
 from .operator import Operator
 from .program import UserProgram
@@ -13,7 +14,7 @@ from .submitter import Submitter
 
 
 class RayJob(Operator, ApiServer, InformerCache, Submitter, RayClusterCtl, RayHead,
-             UserProgram, Environment, Properties, Lemmas):
+             UserProgram, Environment, Properties, Lemmas, NoFaultLemmas):
     """KubeRay's RayJob controller with Kubernetes, the submitter, Ray and the faults."""
 
 

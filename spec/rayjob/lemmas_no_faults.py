@@ -1,0 +1,467 @@
+"""Lemmas of claim 7 (no attempt whose Ray job succeeded is recorded as failed) without
+faults: what a RayJob's attempts, its submitter Job and pods and the Ray records look like
+when nothing fails, so that PDR proves claim 7 for every backoffLimit
+(models/rayjob/proofs/no_faults.toml).
+
+Most hold only in that setting (`_calm`): no fault budget, no active deadline,
+K8sJobMode, no GCS fault tolerance, the RayJob kept after it finishes, an exact cache.
+Elsewhere they are trivially true; every bounded model checks all of them. They were found
+by Houdini's counterexamples to induction (checker/symbolic/pdr.py), one reading of the
+controller at a time.
+"""
+from checker import invariant
+
+from .state import RayJobState
+from .types import (Age, ClusterId, Head, JCond, JStat, KvKey, Mode, Pc, Phase, PodSlot, Rank,
+                    Reason, Rec, SubPc, Timer)
+
+LIVE = (Rec.PENDING, Rec.RUNNING, Rec.WROTE)
+
+
+
+def _calm(s) -> bool:
+    """The setting of the proof of claim 7 (see the module docstring)."""
+    return (s.F == 0 and s.active_deadline is Rank.OFF and s.mode is Mode.K8S and not s.gcs_ft
+            and not s.delete_rj_after_finish and s.L == 0)
+
+
+def _open(s) -> bool:
+    """The current attempt may still succeed."""
+    return s.attempted and not s.att_failed[Age.CUR]
+
+
+def _is_att(s, k):
+    return k.c is s.att_cluster and k.j is s.att_job
+
+
+def _att_rec_in(s, recs) -> bool:
+    """The current attempt's record is in `recs` (no lookup by a possibly absent key)."""
+    return any(_is_att(s, k) and s.kv[k] in recs for k in s.kv)
+
+
+def _in_flight(s):
+    return s.rj.phase in (Phase.INITIALIZING, Phase.RUNNING)
+
+
+def _dash_ready(s, h, b):
+    if h is None or h.phase not in (Phase.INITIALIZING, Phase.RUNNING) or not b.dash:
+        return True
+    return b.cluster is not None and s.cl_cr[b.cluster] and s.head[b.cluster] is Head.SERVING
+
+
+def _mirrors(s, h, b):
+    if not b.ray_end:
+        return True
+    return ((h.job_status is JStat.SUCCEEDED and _att_rec_in(s, (Rec.SUCCEEDED,)))
+            or (h.job_status is JStat.FAILED and _att_rec_in(s, (Rec.FAILED,))))
+
+
+class NoFaultLemmas(RayJobState):
+    @invariant
+    def lemma_calm_no_user(s):
+        """Without a fault budget the user neither suspends nor deletes, and the operator never
+        crashes."""
+        if not _calm(s):
+            return True
+        if s.rj is None or s.rj.deleting or s.rj.suspend or s.op_down:
+            return False
+        return s.m_h is None or not (s.m_h.deleting or s.m_h.suspend)
+
+    @invariant
+    def lemma_calm_no_suspend_phases(s):
+        """So Suspending and Suspended are never entered, persisted or in memory."""
+        if not _calm(s):
+            return True
+        return all(h is None or h.phase not in (Phase.SUSPENDING, Phase.SUSPENDED) for h in (s.rj, s.m_h))
+
+    @invariant
+    def lemma_unattempted_is_pristine(s):
+        """Before the first attempt nothing exists: no cluster, head, Job, record or ghost mark."""
+        if not _calm(s) or s.attempted:
+            return True
+        return (s.rj.phase is Phase.NEW and s.job is None and s.att_cluster is None and s.att_job is None
+                and not any(s.att_failed[a] or s.att_succ[a] for a in Age)
+                and all(not s.cl_cr[c] and s.head[c] is Head.NONE and s.cl_attempt[c] is None for c in ClusterId)
+                and all(s.kv[k] is Rec.NONE for k in s.kv))
+
+    @invariant
+    def lemma_in_flight_cluster(s):
+        """Initializing and Running name a cluster that exists, or has not been created yet (then
+        it has no head, Job or record)."""
+        if not _calm(s) or s.rj.phase not in (Phase.INITIALIZING, Phase.RUNNING):
+            return True
+        c = s.att_cluster
+        return c is not None and (s.cl_cr[c] or (s.head[c] is Head.NONE and s.job is None
+                                                 and all(s.kv[k] is Rec.NONE or k.c is not c for k in s.kv)))
+
+    @invariant
+    def lemma_calm_copy_fresh(s):
+        """No other writer: the copy a reconcile holds stays current, so its status write applies."""
+        return not _calm(s) or s.pc is Pc.IDLE or s.m_fresh
+
+    @invariant
+    def lemma_pods_outside_flight_are_harmless(s):
+        """A submitter pod outside the attempt in flight never finds a serving head without a
+        terminal record: it cannot submit."""
+        if not _calm(s):
+            return True
+        def ok(p):
+            pod = s.pods[p]
+            if pod is None or (p is PodSlot.CUR and _in_flight(s)):
+                return True
+            return s.head[pod.target] is Head.NONE or (pod.pc is not SubPc.SUBMIT and any(
+                k.c is pod.target and k.j is pod.job_id and s.kv[k] in (Rec.SUCCEEDED, Rec.FAILED) for k in s.kv))
+        return ok(PodSlot.CUR) and ok(PodSlot.OLD)
+
+    @invariant
+    def lemma_job_created_then_running(s):
+        """createK8sJobIfNeed is followed by the status write to Running (C:236): a persisted
+        Initializing with a Job is that write pending."""
+        if not _calm(s) or s.rj.phase is not Phase.INITIALIZING or s.job is None:
+            return True
+        return s.pc is Pc.STATUS_WRITE and s.m_h.phase is Phase.RUNNING
+
+    @invariant
+    def lemma_job_healthy(s):
+        """In flight no submitter pod fails (no fault, the record exists once submitted), so the
+        Job never counts a failure."""
+        return not _calm(s) or s.job is None or not _in_flight(s) or (s.job.failures == 0 and s.job.cond is not JCond.FAILED)
+
+    @invariant
+    def lemma_active_job_in_open_attempt(s):
+        """An active submitter Job is the current attempt's, has its pod, and in flight runs
+        against the attempt's serving cluster; otherwise the RayJob already finished or is
+        retrying."""
+        if not _calm(s) or s.job is None or s.job.cond is not JCond.NONE:
+            return True
+        c = s.job.target
+        if (c, s.job.job_id) != (s.att_cluster, s.att_job) or s.cl_attempt[c] is not Age.CUR:
+            return False
+        if s.pods[PodSlot.CUR] is None:
+            return False
+        if s.rj.phase in (Phase.INITIALIZING, Phase.RUNNING):
+            return _open(s) and s.cl_cr[c] and s.head[c] is Head.SERVING
+        return s.rj.phase in (Phase.COMPLETE, Phase.FAILED, Phase.RETRYING)
+
+    @invariant
+    def lemma_finished_attempt_record_terminal(s):
+        """Complete, Failed and Retrying come after the attempt's record turned terminal (or its
+        head went away)."""
+        if not _calm(s) or s.rj.phase not in (Phase.COMPLETE, Phase.FAILED, Phase.RETRYING):
+            return True
+        return _att_rec_in(s, (Rec.SUCCEEDED, Rec.FAILED)) or s.head[s.att_cluster] is Head.NONE
+
+    @invariant
+    def lemma_no_record_before_job(s):
+        """Only the submitter pod submits in K8sJobMode: before the Job exists the attempt's
+        cluster holds no record."""
+        if not _calm(s) or s.job is not None or s.rj.phase not in (Phase.INITIALIZING, Phase.RUNNING):
+            return True
+        return all(s.kv[k] is Rec.NONE or k.c is not s.att_cluster for k in s.kv)
+
+    @invariant
+    def lemma_job_is_the_attempts(s):
+        """The Job carries the identity the attempt persisted (C:650-656)."""
+        return not _calm(s) or s.job is None or (s.job.target, s.job.job_id) == (s.att_cluster, s.att_job)
+
+    @invariant
+    def lemma_current_pod_runs_the_job(s):
+        """The Job's pod runs the Job's frozen env."""
+        pod = s.pods[PodSlot.CUR]
+        return pod is None or (s.job is not None and (pod.target, pod.job_id) == (s.job.target, s.job.job_id))
+
+    @invariant
+    def lemma_pod_step_fits_record(s):
+        """In flight, a pod checks or submits exactly while no record of its id exists, follows
+        once one does, and never loses its head."""
+        pod = s.pods[PodSlot.CUR]
+        if not _calm(s) or pod is None or not _in_flight(s):
+            return True
+        r = s.kv[KvKey(pod.target, pod.job_id)]
+        return ((pod.pc in (SubPc.STATUS, SubPc.SUBMIT)) == (r is Rec.NONE)) and pod.pc is not SubPc.BROKEN
+
+    @invariant
+    def lemma_records_die_with_head(s):
+        """Without GCS fault tolerance a record lives only as long as the head that holds it, and
+        only on a created cluster."""
+        if not _calm(s):
+            return True
+        return all(s.kv[k] is Rec.NONE or (s.head[k.c] is not Head.NONE
+                   and s.kv[k] not in (Rec.ORPHAN, Rec.STRANDED, Rec.TIMING_OUT, Rec.STOPPED)
+                   and s.cl_attempt[k.c] is not None) for k in s.kv)
+
+    @invariant
+    def lemma_live_records_in_open_attempt(s):
+        """A pending or running record is the current attempt's, which has not failed, and its Job
+        is still active."""
+        if not _calm(s):
+            return True
+        return all(s.kv[k] not in LIVE or (_is_att(s, k) and s.cl_attempt[k.c] is Age.CUR and _open(s)
+                                           and s.job is not None and s.job.cond is JCond.NONE)
+                   for k in s.kv)
+
+    @invariant
+    def lemma_success_record_is_the_attempts(s):
+        """A SUCCEEDED record is the current attempt's record, and the attempt is marked succeeded."""
+        if not _calm(s):
+            return True
+        return all(s.kv[k] is not Rec.SUCCEEDED or (_is_att(s, k) and s.cl_attempt[k.c] is Age.CUR
+                                                    and s.att_succ[Age.CUR])
+                   for k in s.kv)
+
+    @invariant
+    def lemma_old_records_failed(s):
+        """Records on clusters of earlier attempts are FAILED: those attempts failed because of
+        them."""
+        if not _calm(s):
+            return True
+        return all(s.kv[k] is Rec.NONE or s.cl_attempt[k.c] is Age.CUR or s.kv[k] is Rec.FAILED for k in s.kv)
+
+    @invariant
+    def lemma_one_record_per_cluster(s):
+        """The attempt's cluster holds only the attempt's submission id."""
+        if not _calm(s):
+            return True
+        return all(s.kv[k] is Rec.NONE or k.c is not s.att_cluster or k.j is s.att_job for k in s.kv)
+
+    @invariant
+    def lemma_success_only_current(s):
+        """A succeeded attempt is never followed by another one (Complete is final here)."""
+        return not _calm(s) or not (s.att_succ[Age.PREV] or s.att_succ[Age.OLD])
+
+    @invariant
+    def lemma_success_kept(s):
+        """A succeeded attempt stays in Initializing, Running or Complete, its record SUCCEEDED
+        until Complete deletes the cluster."""
+        if not _calm(s) or not s.att_succ[Age.CUR]:
+            return True
+        return ((_att_rec_in(s, (Rec.SUCCEEDED,)) and s.rj.phase in (Phase.INITIALIZING, Phase.RUNNING, Phase.COMPLETE))
+                or (s.rj.phase is Phase.COMPLETE and s.att_cluster is not None and s.head[s.att_cluster] is Head.NONE))
+
+    @invariant
+    def lemma_new_after_failure(s):
+        """New after an attempt means Retrying moved it there after a failure (C:394-410)."""
+        if not _calm(s):
+            return True
+        return s.rj.phase is not Phase.NEW or not s.attempted or s.att_failed[Age.CUR]
+
+    @invariant
+    def lemma_failed_phase_marked(s):
+        """Failed and Retrying mark the attempt as failed."""
+        return s.rj is None or s.rj.phase not in (Phase.FAILED, Phase.RETRYING) or not s.attempted or s.att_failed[Age.CUR]
+
+    @invariant
+    def lemma_in_flight_attempt_not_failed(s):
+        """An attempt in Initializing or Running has not failed yet."""
+        return s.rj is None or s.rj.phase not in (Phase.INITIALIZING, Phase.RUNNING, Phase.SUSPENDING) or not s.att_failed[Age.CUR]
+
+    @invariant
+    def lemma_running_head_serves(s):
+        """Running implies the attempt's cluster exists and serves, with its dashboard URL
+        recorded."""
+        if not _calm(s) or s.rj.phase is not Phase.RUNNING:
+            return True
+        c = s.rj_b.cluster
+        return s.cl_cr[c] and s.head[c] is Head.SERVING and s.rj_b.dash and s.cl_attempt[c] is Age.CUR
+
+    @invariant
+    def lemma_copy_head_serves(s):
+        """A reconcile of Running (or creating the Job) talks to an existing, serving cluster."""
+        if not _calm(s) or s.pc is Pc.IDLE or not (s.pc is Pc.CREATE_JOB or s.m_h.phase is Phase.RUNNING):
+            return True
+        c = s.m_b.cluster
+        return c is not None and s.cl_cr[c] and s.head[c] is Head.SERVING and s.m_b.dash
+
+    @invariant
+    def lemma_dash_means_ready(s):
+        """dashboardURL is taken only from a Ready cluster (C:208-236), which stays up while in
+        flight."""
+        return not _calm(s) or (_dash_ready(s, s.rj, s.rj_b) and _dash_ready(s, s.m_h, s.m_b))
+
+    @invariant
+    def lemma_running_has_dash(s):
+        """Running was entered with the dashboard URL set."""
+        return all(h is None or h.phase is not Phase.RUNNING or b.dash
+                   for h, b in ((s.rj, s.rj_b), (s.m_h, s.m_b)))
+
+    @invariant
+    def lemma_missed_job_exit_unclean(s):
+        """A reconcile that read the Job active before the pod exited saw that event: it cannot
+        settle."""
+        if not _calm(s) or s.pc is not Pc.GET_JOB_INFO or s.m_sub_fin or s.job is None:
+            return True
+        return s.job.cond is JCond.NONE or not s.m_clean
+
+    @invariant
+    def lemma_no_settling_on_a_finished_job(s):
+        """A clean reconcile of Running with a finished Job writes Complete or Failed: it never
+        settles there."""
+        if not _calm(s) or s.rj.phase is not Phase.RUNNING or s.job is None or s.job.cond is JCond.NONE:
+            return True
+        return not s.settled
+
+    @invariant
+    def lemma_calm_no_deletion_calls(s):
+        """No deletion of the RayJob: StopJob and the finalizer removal never run."""
+        return not _calm(s) or s.pc not in (Pc.DELETE_RJ, Pc.STOP_JOB, Pc.FIN_REMOVE)
+
+    @invariant
+    def lemma_no_check_failures(s):
+        """The dashboard always answers and no deadline is set: no check-failure timer runs."""
+        if not _calm(s):
+            return True
+        return not s.rj_b.chk_fail and not s.m_b.chk_fail and s.t_chk is Timer.OFF and s.t_active is Timer.OFF
+
+    @invariant
+    def lemma_subfin_off_while_job_active(s):
+        """The 30 s submitter timer starts only when the Job finishes (C:1263-1286)."""
+        return s.job is None or s.job.cond is not JCond.NONE or s.t_subfin is Timer.OFF
+
+    @invariant
+    def lemma_subfin_not_fired_while_running(s):
+        """So the 30 s check never fires while the attempt's Job exists in flight."""
+        if not _calm(s):
+            return True
+        return s.t_subfin is not Timer.FIRED or s.job is None or not _in_flight(s)
+
+    @invariant
+    def lemma_finished_job_terminal_record(s):
+        """`ray job logs --follow` exits only once the record is terminal, so a finished Job means
+        a terminal record (or a head gone)."""
+        if not _calm(s) or s.job is None or s.job.cond is JCond.NONE:
+            return True
+        return _att_rec_in(s, (Rec.SUCCEEDED, Rec.FAILED)) or (s.att_cluster is not None and s.head[s.att_cluster] is Head.NONE)
+
+    @invariant
+    def lemma_sub_fin_read(s):
+        """A reconcile that saw the submitter finished is right: a finished Job stays finished."""
+        return not _calm(s) or not s.m_sub_fin or (s.job is not None and s.job.cond is not JCond.NONE)
+
+    @invariant
+    def lemma_failing_write_is_justified(s):
+        """A reconcile of Initializing or Running turns the attempt Failed or Retrying only on a
+        FAILED record of it, after the Job finished or by the grace period."""
+        if not _calm(s) or s.pc is not Pc.STATUS_WRITE or s.m_h.phase not in (Phase.FAILED, Phase.RETRYING):
+            return True
+        if s.m_orig.phase in (Phase.FAILED, Phase.RETRYING):
+            return True
+        return (_att_rec_in(s, (Rec.FAILED,)) and not s.att_succ[Age.CUR]
+                and (s.m_h.reason is Reason.GRACE or (s.job is not None and s.job.cond is not JCond.NONE)))
+
+    @invariant
+    def lemma_att_cluster_fresh_or_current(s):
+        """The attempt's cluster name is created by this attempt, or is still untouched."""
+        if not _calm(s) or not s.attempted:
+            return True
+        c = s.att_cluster
+        if c is None:
+            return False
+        return s.cl_attempt[c] is Age.CUR or (s.cl_attempt[c] is None and not s.cl_cr[c] and s.head[c] is Head.NONE
+            and s.job is None and all(s.kv[k] is Rec.NONE or k.c is not c for k in s.kv))
+
+    @invariant
+    def lemma_drawn_name_unused(s):
+        """initRayJobStatusIfNeed draws a name nothing uses (GenerateRayClusterName, U:369-371)."""
+        if not _calm(s) or s.pc is not Pc.STATUS_WRITE or s.m_orig.phase is not Phase.NEW:
+            return True
+        c = s.m_b.cluster
+        return (c is not s.att_cluster and not s.cl_cr[c] and s.head[c] is Head.NONE and s.cl_attempt[c] is None
+                and all(s.kv[k] is Rec.NONE or k.c is not c for k in s.kv)
+                and (s.job is None or s.job.target is not c))
+
+    @invariant
+    def lemma_exact_reads(s):
+        """With an exact cache a create is attempted only for an object that does not exist."""
+        if s.L:
+            return True
+        if s.pc is Pc.CREATE_CLUSTER and s.cl_cr[s.m_b.cluster]:
+            return False
+        if s.pc is Pc.CREATE_JOB and s.job is not None:
+            return False
+        return s.pc is not Pc.CREATE_SVC or s.svc is None
+
+    @invariant
+    def lemma_running_has_job(s):
+        """In K8sJobMode Running starts after the Job is created, and the Job stays until Retrying
+        deletes it."""
+        if not _calm(s):
+            return True
+        running = s.rj.phase is Phase.RUNNING or (s.pc is not Pc.IDLE and (
+            s.m_orig.phase is Phase.RUNNING or s.m_h.phase is Phase.RUNNING))
+        return s.job is not None or not running
+
+    @invariant
+    def lemma_ray_end_mirrors_record(s):
+        """rayJobInfo.endTime (and the grace timer) is set with a terminal status copied from the
+        attempt's record."""
+        if not _calm(s):
+            return True
+        if (s.t_grace is Timer.OFF) == s.rj_b.ray_end:
+            return False
+        if s.rj.phase is Phase.RUNNING and not _mirrors(s, s.rj, s.rj_b):
+            return False
+        return s.pc is not Pc.STATUS_WRITE or s.m_h.phase is not Phase.RUNNING or _mirrors(s, s.m_h, s.m_b)
+
+    @invariant
+    def lemma_initializing_never_fails(s):
+        """Without a deadline Initializing only waits, creates and moves to Running."""
+        if not _calm(s) or s.pc is not Pc.STATUS_WRITE or s.m_orig.phase is not Phase.INITIALIZING:
+            return True
+        return s.m_h.phase in (Phase.INITIALIZING, Phase.RUNNING)
+
+    @invariant
+    def lemma_completing_write_is_justified(s):
+        """Running writes Complete only on the attempt's SUCCEEDED record."""
+        if not _calm(s) or s.pc is not Pc.STATUS_WRITE or s.m_h.phase is not Phase.COMPLETE:
+            return True
+        return s.m_orig.phase is not Phase.RUNNING or _att_rec_in(s, (Rec.SUCCEEDED,))
+
+    @invariant
+    def lemma_att_head_started(s):
+        """After Initializing the attempt's head has served or is gone: it never restarts."""
+        if not _calm(s) or not s.attempted or s.rj.phase is Phase.INITIALIZING:
+            return True
+        return s.att_cluster is not None and s.head[s.att_cluster] is not Head.STARTING
+
+    @invariant
+    def lemma_initializing_has_no_ray_status(s):
+        """New and Initializing carry no Ray status: initRayJobStatusIfNeed and the Retrying reset
+        clear it."""
+        if not _calm(s):
+            return True
+        early = (Phase.NEW, Phase.INITIALIZING)
+        if s.rj.phase in early and (s.rj_b.ray_end or s.rj.job_status is not JStat.NEW
+                                    or s.t_grace is not Timer.OFF):
+            return False
+        if s.pc is Pc.IDLE or not (s.m_orig.phase in early or (s.pc is Pc.STATUS_WRITE and s.m_h.phase is Phase.NEW)):
+            return True
+        return not s.m_b.ray_end and s.m_h.job_status is JStat.NEW
+
+    @invariant
+    def lemma_targets_were_created(s):
+        """Jobs and pods target clusters the attempts created."""
+        if not _calm(s):
+            return True
+        return (all(s.pods[p] is None or s.cl_attempt[s.pods[p].target] is not None for p in PodSlot)
+                and (s.job is None or s.cl_attempt[s.job.target] is not None))
+
+    @invariant
+    def lemma_one_record_per_cluster_everywhere(s):
+        """Each cluster's GCS holds at most one submission id."""
+        if not _calm(s):
+            return True
+        return all(s.kv[a] is Rec.NONE or s.kv[b] is Rec.NONE
+                   for a in s.kv for b in s.kv if a.c is b.c and a.j is not b.j)
+
+    @invariant
+    def lemma_heads_were_created(s):
+        """Every head belongs to a cluster some attempt created."""
+        return not _calm(s) or all(s.head[c] is Head.NONE or s.cl_attempt[c] is not None for c in ClusterId)
+
+    @invariant
+    def lemma_lingering_pod_is_older(s):
+        """A lingering submitter pod belongs to an earlier attempt than the one in flight."""
+        pod = s.pods[PodSlot.OLD]
+        if not _calm(s) or pod is None or not _in_flight(s):
+            return True
+        return s.cl_attempt[pod.target] in (Age.PREV, Age.OLD)
