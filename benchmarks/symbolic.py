@@ -7,7 +7,7 @@
 
 * RayJob (``--rayjob``, slow): BMC against BFS on each property the faithful spec
   refutes (the counterexamples of tests/test_rayjob.py, shallowest first), and PDR on
-  models/rayjob/proofs/faults.toml (backoffLimit and the fault budget free) next to BFS
+  models/rayjob/proofs/slow/faults.toml (backoffLimit and the fault budget free) next to BFS
   on one bounded instance of the same model.
 
 Each row prints both times and their ratio (BFS / symbolic; above 1, the symbolic engine
@@ -78,7 +78,7 @@ def rayjob_proofs(limit: float):
     from test_rayjob import model_path
     print(f"{'RayJob time to proof':44} {'BFS, one instance':>25}   {'PDR, all values':>25}")
     for name, label, instance in [
-            ("proofs/faults", "all faults but stale", {"backoff_limit": 1, "F": 1}),
+            ("proofs/slow/faults", "all faults but stale", {"backoff_limit": 1, "F": 1}),
             ("proofs/no_faults", "no fault", {"backoff_limit": 1})]:
         proofs = load_model(model_path(name))
         bounded = load_model(model_path(name), instance).machine()

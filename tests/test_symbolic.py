@@ -153,10 +153,10 @@ def test_rayjob_actions_read_in_sampled_states_give_the_explicit_successors(path
 
 @pytest.mark.slow
 def test_rayjob_properties_proved_for_every_backoff_limit_and_refuted_on_a_mutant():
-    """models/rayjob/proofs/faults.toml: PDR gives the expected verdicts and a certificate
+    """models/rayjob/proofs/slow/faults.toml: PDR gives the expected verdicts and a certificate
     that re-checks; with retries of every reason (M8) and a deadline, BMC refutes p8
     under the same free constants."""
-    model = load_model(ROOT / "models/rayjob/proofs/faults.toml")
+    model = load_model(ROOT / "models/rayjob/proofs/slow/faults.toml")
     result = PDR(model.machine(), model.options).check()
     assert {p.name: p.verdict for p in result.properties} == model.expect
     assert certify(result.properties[0].certificate, model.machine()) == []
