@@ -91,7 +91,7 @@ def test_every_verdict_of_every_model_is_as_expected(name):
     model, result = check(name)
     assert not result.stopped and result.stats.distinct_states < 50_000
     found = verdicts(result)
-    lemmas = {n for n in found if n.startswith("lemma_")}          # spec/rayjob/lemmas.py
+    lemmas = {n for n in found if n.startswith("lemma_")}          # spec/rayjob/lemmas*.py
     assert set(model.expect) == set(found) - lemmas, "every property has an [expect] verdict"
     assert found == {**model.expect, **{n: Verdict.HOLDS for n in lemmas}}
 
@@ -107,7 +107,7 @@ def test_large_models(name):
 
 class Unretired(RayJob):
     """The spec before lingering heads were retired from the name pool."""
-    def _retired(s, c):
+    def _retire(s, c):
         return False
 
 

@@ -112,8 +112,7 @@ class ApiServer(RayJobState):
         its GCS (job records included) go away after the CR."""
         require(not s.cl_cr[c] and s.head[c] is not Head.NONE)
         s._event()
-        s._head_stops(c, keep_records=False)
-        s.head[c] = Head.NONE
+        s._head_deleted(c)
 
     @action(group="apiserver", fair="weak")
     def gc_old_pod(s):

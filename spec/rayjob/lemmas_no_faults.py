@@ -12,10 +12,10 @@ controller at a time.
 from checker import invariant
 
 from .state import RayJobState
-from .types import (Age, ClusterId, Head, JCond, JStat, KvKey, Mode, Pc, Phase, PodSlot, Rank,
-                    Reason, Rec, SubPc, Timer)
+from .types import (SUPERVISED_RECS, Age, ClusterId, Head, JCond, JStat, KvKey, Mode, Pc,
+                    Phase, PodSlot, Rank, Reason, Rec, SubPc, Timer)
 
-LIVE = (Rec.PENDING, Rec.RUNNING, Rec.WROTE)
+ENDED = (Rec.SUCCEEDED, Rec.FAILED)           # the terminal records a run without faults leaves
 
 
 
@@ -110,7 +110,7 @@ class NoFaultLemmas(RayJobState):
             if pod is None or (p is PodSlot.CUR and _in_flight(s)):
                 return True
             return s.head[pod.target] is Head.NONE or (pod.pc is not SubPc.SUBMIT and any(
-                k.c is pod.target and k.j is pod.job_id and s.kv[k] in (Rec.SUCCEEDED, Rec.FAILED) for k in s.kv))
+                k.c is pod.target and k.j is pod.job_id and s.kv[k] in ENDED for k in s.kv))
         return ok(PodSlot.CUR) and ok(PodSlot.OLD)
 
     @invariant
@@ -149,7 +149,7 @@ class NoFaultLemmas(RayJobState):
         head went away)."""
         if not _calm(s) or s.rj.phase not in (Phase.COMPLETE, Phase.FAILED, Phase.RETRYING):
             return True
-        return _att_rec_in(s, (Rec.SUCCEEDED, Rec.FAILED)) or s.head[s.att_cluster] is Head.NONE
+        return _att_rec_in(s, ENDED) or s.head[s.att_cluster] is Head.NONE
 
     @invariant
     def lemma_no_record_before_job(s):
@@ -196,7 +196,7 @@ class NoFaultLemmas(RayJobState):
         is still active."""
         if not _calm(s):
             return True
-        return all(s.kv[k] not in LIVE or (_is_att(s, k) and s.cl_attempt[k.c] is Age.CUR and _open(s)
+        return all(s.kv[k] not in SUPERVISED_RECS or (_is_att(s, k) and s.cl_attempt[k.c] is Age.CUR and _open(s)
                                            and s.job is not None and s.job.cond is JCond.NONE)
                    for k in s.kv)
 
@@ -330,7 +330,7 @@ class NoFaultLemmas(RayJobState):
         a terminal record (or a head gone)."""
         if not _calm(s) or s.job is None or s.job.cond is JCond.NONE:
             return True
-        return _att_rec_in(s, (Rec.SUCCEEDED, Rec.FAILED)) or (s.att_cluster is not None and s.head[s.att_cluster] is Head.NONE)
+        return _att_rec_in(s, ENDED) or (s.att_cluster is not None and s.head[s.att_cluster] is Head.NONE)
 
     @invariant
     def lemma_sub_fin_read(s):

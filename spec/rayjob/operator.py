@@ -165,7 +165,7 @@ class Operator(RayJobState):
 
     def _draw(s, pool, in_use):
         """The lowest name of `pool` not in use; when every one is, the lingering heads
-        nothing needs are retired first (`_retired`), which frees their names and the ids
+        nothing needs are retired first (`_retire`), which frees their names and the ids
         of their records."""
         for _ in range(2):
             for name in pool:
@@ -191,22 +191,22 @@ class Operator(RayJobState):
     def _retire_inert(s) -> bool:
         retired = False
         for c in ClusterId:
-            retired = s._retired(c) or retired
+            retired = s._retire(c) or retired
         return retired
 
-    def _retired(s, c: ClusterId) -> bool:
+    def _retire(s, c: ClusterId) -> bool:
         """When every name is taken, each lingering head that nothing names and whose job
         records are all terminal is deleted now (gc_cluster_pods, which may happen at any
         time) so that its name can be drawn again. Nothing but its deletion could happen
         to it: no call reaches it, no driver runs on it. Only claim 5b could see it alive
         at the next create, so that overlap is recorded here (it may flag, never hide).
-        Without this, a garbage collector slower than four attempts overflows the pool."""
+        Without this, a garbage collector slower than four attempts overflows the pool.
+        True if c was retired."""
         if s._cluster_named(c) or s.head[c] is Head.NONE:
             return False
         if any(s.kv[k] in NONTERMINAL_RECS for k in s._keys(c)):
             return False
-        s._head_stops(c, keep_records=False)
-        s.head[c] = Head.NONE
+        s._head_deleted(c)
         s.pod_overlap = True
         return True
 

@@ -79,6 +79,11 @@ class RayHead(RayJobState):
         for p in PodSlot:
             s._follower_breaks(p, c)
 
+    def _head_deleted(s, c: ClusterId):
+        """The head pod of `c` is deleted: its GCS (job records included) goes with it."""
+        s._head_stops(c, keep_records=False)
+        s.head[c] = Head.NONE
+
     def _record_survives(s, k: KvKey, keep_records: bool):
         """What a head restart leaves of one job record (OBS §4.6): nothing without
         GCS fault tolerance; with it, the record, its supervisor gone."""
