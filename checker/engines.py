@@ -14,20 +14,33 @@ from .results import RunResult, Stats
 Progress = Callable[[Stats | str], None]      # statistics, or a message
 
 
-def _symbolic(module: str, cls: str) -> Callable[..., object]:
-    """A symbolic engine, imported (with z3) only when it is used."""
+def _lazy(module: str, cls: str) -> Callable[..., object]:
+    """An engine imported (with z3 or numpy) only when it is used."""
     def make(machine, options, progress=None):
         import importlib
-        return getattr(importlib.import_module(f"checker.symbolic.{module}"), cls)(
-            machine, options, progress)
+        return getattr(importlib.import_module(module), cls)(machine, options, progress)
     return make
 
 
+def _explicit(machine, options, progress=None):
+    """The bulk engine where it pays (small states, a relation read in a second), else the
+    interpreter; the same search either way."""
+    from .bulk.engine import BulkEngine, Unsupported      # numpy, only when it runs
+    try:
+        return BulkEngine(machine, options, progress, automatic=True)
+    except Unsupported as e:
+        return ExplicitEngine(machine, options, progress, method=f"interpreter: {e.message}")
+
+
+EXPLICIT = ("explicit", "bulk", "interpreter")     # explicit-state: they count states
+
 ENGINES: dict[str, Callable[..., object]] = {
-    "explicit": ExplicitEngine,
-    "bmc": _symbolic("bmc", "BMC"),             # bounded model checking: counterexamples
-    "kind": _symbolic("kind", "KInduction"),    # k-induction: proofs
-    "pdr": _symbolic("pdr", "PDR"),             # Z3 Spacer: proofs with an invariant
+    "explicit": _explicit,                      # breadth-first: the bulk engine or the interpreter
+    "bulk": _lazy("checker.bulk.engine", "BulkEngine"),  # ... forced: levels as numpy arrays
+    "interpreter": ExplicitEngine,              # ... forced: one state at a time
+    "bmc": _lazy("checker.symbolic.bmc", "BMC"),             # bounded model checking: counterexamples
+    "kind": _lazy("checker.symbolic.kind", "KInduction"),    # k-induction: proofs
+    "pdr": _lazy("checker.symbolic.pdr", "PDR"),             # Z3 Spacer: proofs with an invariant
 }
 
 

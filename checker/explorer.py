@@ -30,7 +30,7 @@ class CheckOptions:
     max_depth: int | None = None
 
 
-class _Search:
+class Search:
     """Undecided properties and what was found, while the BFS runs."""
 
     def __init__(self, machine: Machine, options: CheckOptions):
@@ -53,12 +53,14 @@ class ExplicitEngine:
     name = "explicit"
 
     def __init__(self, machine: Machine, options: CheckOptions,
-                 progress: Callable[[Stats], None] | None = None):
+                 progress: Callable[[Stats], None] | None = None, method: str = "interpreter"):
+        """`method` says, in the result, why this engine runs the model."""
         self.machine, self.options, self.progress = machine, options, progress
+        self.method = method
 
     def check(self, model_name: str = "") -> RunResult:
         m, opts = self.machine, self.options
-        search = _Search(m, opts)
+        search = Search(m, opts)
         stats = Stats()
         fired = [0] * len(m.all_bindings)      # indexed by Binding.index
         parents: dict[tuple, tuple | None] = {}
@@ -75,11 +77,14 @@ class ExplicitEngine:
             stats.seconds = time.perf_counter() - started
             stats.distinct_states = len(parents)
         stats.complete = stopped is None
+        lassos = liveness.check(m, list(parents), search.liveness) \
+            if search.liveness and not stopped else {}
         return RunResult(
             model=model_name, spec=m.spec_cls.__name__, engine=self.name,
             constants=dict(m.env), stats=stats,
-            properties=self._verdicts(search, parents, deadlock_at, stopped),
-            coverage=self._coverage(fired), stopped=stopped)
+            properties=verdicts(m, opts, search, lambda st: path_to(parents, st), deadlock_at,
+                                stopped, lassos),
+            coverage=coverage(m, fired), stopped=stopped, method=self.method)
 
     # ------------------------------------------------------------ the search
 
@@ -186,51 +191,53 @@ class ExplicitEngine:
             level = next_level
         return deadlock_at, None
 
-    # ------------------------------------------------------------ verdicts
 
-    def _verdicts(self, search, parents, deadlock_at, stopped):
-        m = self.machine
-        results = []
-        for p in search.invariants + search.reachables:
-            st = search.found.get(p.name)
-            if st is not None:
-                verdict = Verdict.VIOLATED if p.kind == "invariant" else Verdict.HOLDS
-                reason = ("shortest counterexample" if p.kind == "invariant"
-                          else "shortest witness")
-                trace = build_trace(m, path_to(parents, st))
-            elif stopped:
-                verdict, reason, trace = Verdict.UNKNOWN, stopped, None
-            else:
-                verdict = Verdict.HOLDS if p.kind == "invariant" else Verdict.VIOLATED
-                reason = None if p.kind == "invariant" else "no reachable state satisfies it"
-                trace = None
-            results.append(PropertyResult(p.name, p.kind, verdict, reason, trace, where=p.where))
-        lassos = liveness.check(m, list(parents), search.liveness) if search.liveness and not stopped else {}
-        for p in search.liveness:
-            if stopped:
-                results.append(PropertyResult(p.name, p.kind, Verdict.UNKNOWN, stopped, where=p.where))
-            elif lassos[p.name] is None:
-                results.append(PropertyResult(p.name, p.kind, Verdict.HOLDS, where=p.where))
-            else:
-                results.append(PropertyResult(p.name, p.kind, Verdict.VIOLATED,
-                                              "a fair behaviour that never gets there (lasso)",
-                                              lassos[p.name], where=p.where))
-        if self.options.deadlock:
-            if deadlock_at is not None:
-                results.append(PropertyResult(
-                    "deadlock", "deadlock", Verdict.VIOLATED, "a state with no successor",
-                    build_trace(m, path_to(parents, deadlock_at))))
-            else:
-                results.append(PropertyResult(
-                    "deadlock", "deadlock", Verdict.UNKNOWN if stopped else Verdict.HOLDS, stopped))
-        return results
+def verdicts(m: Machine, options: CheckOptions, search: Search, path_of, deadlock_at,
+             stopped: str | None, lassos: dict) -> list[PropertyResult]:
+    """Each chosen property's verdict once the search is over. `search.found` and
+    `deadlock_at` hold the states where the search decided something, as the engine keeps
+    them; `path_of(that)` is the path of states from an initial state to it."""
+    results = []
+    for p in search.invariants + search.reachables:
+        st = search.found.get(p.name)
+        if st is not None:
+            verdict = Verdict.VIOLATED if p.kind == "invariant" else Verdict.HOLDS
+            reason = ("shortest counterexample" if p.kind == "invariant"
+                      else "shortest witness")
+            trace = build_trace(m, path_of(st))
+        elif stopped:
+            verdict, reason, trace = Verdict.UNKNOWN, stopped, None
+        else:
+            verdict = Verdict.HOLDS if p.kind == "invariant" else Verdict.VIOLATED
+            reason = None if p.kind == "invariant" else "no reachable state satisfies it"
+            trace = None
+        results.append(PropertyResult(p.name, p.kind, verdict, reason, trace, where=p.where))
+    for p in search.liveness:
+        if stopped:
+            results.append(PropertyResult(p.name, p.kind, Verdict.UNKNOWN, stopped, where=p.where))
+        elif lassos[p.name] is None:
+            results.append(PropertyResult(p.name, p.kind, Verdict.HOLDS, where=p.where))
+        else:
+            results.append(PropertyResult(p.name, p.kind, Verdict.VIOLATED,
+                                          "a fair behaviour that never gets there (lasso)",
+                                          lassos[p.name], where=p.where))
+    if options.deadlock:
+        if deadlock_at is not None:
+            results.append(PropertyResult(
+                "deadlock", "deadlock", Verdict.VIOLATED, "a state with no successor",
+                build_trace(m, path_of(deadlock_at))))
+        else:
+            results.append(PropertyResult(
+                "deadlock", "deadlock", Verdict.UNKNOWN if stopped else Verdict.HOLDS, stopped))
+    return results
 
-    def _coverage(self, fired):
-        bindings = self.machine.bindings
-        by_action: dict[str, int] = {}
-        for b in bindings:
-            by_action[b.name] = by_action.get(b.name, 0) + fired[b.index]
-        return Coverage({b.label: fired[b.index] for b in bindings}, by_action)
+
+def coverage(m: Machine, fired: list[int]) -> Coverage:
+    """How often each binding fired (`fired` is indexed by Binding.index)."""
+    by_action: dict[str, int] = {}
+    for b in m.bindings:
+        by_action[b.name] = by_action.get(b.name, 0) + fired[b.index]
+    return Coverage({b.label: fired[b.index] for b in m.bindings}, by_action)
 
 
 def path_to(parents: dict, st: tuple) -> list[tuple]:

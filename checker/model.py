@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import ModelError, SpecError, user_frame
-from .engines import ENGINES
+from .engines import ENGINES, EXPLICIT
 from .explorer import CheckOptions
 from .machine import BindError, Machine
 from .results import Verdict
@@ -80,7 +80,7 @@ class Model:
             if not isinstance(constraint, str):
                 raise ModelError(f'[symbolic] {name}: write the constraint as a string, e.g. '
                                  f'{name} = ">= 0"', where)
-            if self.engine == "explicit":
+            if self.engine in EXPLICIT:
                 raise ModelError(f"constant {name} is symbolic: the explicit engine needs a "
                                  f"concrete value (set it in [constants] or with -D {name}=VALUE), "
                                  f"or check with --engine bmc, kind or pdr", where)

@@ -50,6 +50,8 @@ def print_result(out: Console, result: RunResult) -> None:
     if result.engine == "explicit":
         line = (f"{s.distinct_states:,} distinct states, {s.transitions:,} transitions, "
                 f"depth {s.depth}, {s.seconds:.2f} s, {s.states_per_second:,.0f} states/s")
+        if result.method:
+            line += f"  ({escape(result.method)})"
     else:                                      # symbolic engines count no states
         line = f"{result.engine}: depth {s.depth}, {s.seconds:.2f} s"
     out.print(line + ("" if s.complete else f"  [yellow](incomplete: {escape(result.stopped or '')})[/]"))

@@ -79,6 +79,7 @@ class RunResult:
     properties: list[PropertyResult]
     coverage: Coverage | None = None
     stopped: str | None = None              # why the search stopped early (limit, interrupt)
+    method: str | None = None               # how the engine ran, e.g. "bulk evaluation"
 
     @property
     def inconclusive(self) -> bool:
@@ -99,6 +100,7 @@ class RunResult:
             "model": self.model,
             "spec": self.spec,
             "engine": self.engine,
+            "method": self.method,
             "constants": {k: _jsonable(v) for k, v in self.constants.items()},
             "stats": {
                 "distinct_states": self.stats.distinct_states,

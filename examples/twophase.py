@@ -100,5 +100,5 @@ class TwoPhase(Spec):
     @invariant
     def consistent(s):
         """TCConsistent: no RM committed while another aborted."""
-        states = set(s.rm_state.values())
-        return not (RMState.COMMITTED in states and RMState.ABORTED in states)
+        return not (any(v == RMState.COMMITTED for v in s.rm_state.values()) and
+                    any(v == RMState.ABORTED for v in s.rm_state.values()))

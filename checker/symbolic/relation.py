@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import re
 import types
+from typing import Callable
 
 import z3
 
@@ -47,9 +48,12 @@ class Failure:
 class Relation:
     """The symbolic reading of a Machine (one per engine run)."""
 
-    def __init__(self, machine: Machine, at: tuple | None = None):
+    def __init__(self, machine: Machine, at: tuple | None = None,
+                 budget: Callable[[float], bool] | None = None):
         """`at`, a state's code, reads the spec only in that one state: the same
-        interpretation, without the paths other states would take (a cheap seam check)."""
+        interpretation, without the paths other states would take (a cheap seam check).
+        `budget(share)`, asked after each binding with the share of bindings read so far,
+        may stop the reading (it raises)."""
         self.machine = m = machine
         self.params = {name: z3.Int(name) for name in m.symbolic}
         self.env = {**m.env, **{name: SInt(t) for name, t in self.params.items()}}
@@ -69,7 +73,11 @@ class Relation:
         self.failures: list[Failure] = []
         self._seen: set = set()
         self._memo: dict = {}
-        self.steps = [step for b in m.bindings for step in self._binding_steps(b)]
+        self.steps = []
+        for n, b in enumerate(m.bindings, 1):
+            self.steps += self._binding_steps(b)
+            if budget is not None:
+                budget(n / len(m.bindings))
         self.init = self._init()
         self.constraint = z3.And([self.formula(c, "constraint") for c in m.constraints])
         self.valid = z3.And(self.domains, self.assumptions, self.constraint)
@@ -191,9 +199,12 @@ class Relation:
 
     def state_is(self, code: tuple, xs=None) -> z3.BoolRef:
         """The leaves xs (default: x) hold the state whose explicit code is `code`."""
+        return z3.And(_equal(xs or self.flat, self.leaves_of(code)))
+
+    def leaves_of(self, code: tuple) -> list:
+        """The leaves (Z3 values) of the state whose explicit code is `code`."""
         values = [v.domain.plain(c) for v, c in zip(self.machine.variables, code)]
-        terms = [t for shape, value in zip(self.shapes, values) for t in shape.flatten(value)]
-        return z3.And(_equal(xs or self.flat, terms))
+        return [t for shape, value in zip(self.shapes, values) for t in shape.flatten(value)]
 
     def is_initial(self, xs) -> z3.BoolRef:
         return z3.Or([z3.And(s.guard, *_equal(xs, s.next)) for s in self.init])
@@ -225,7 +236,10 @@ class Relation:
 
     def decode(self, model: z3.ModelRef, xs) -> tuple:
         """The state code (as the explicit engine encodes it) of leaves xs in `model`."""
-        values = [model.eval(leaf, model_completion=True) for leaf in xs]
+        return self.code_of([model.eval(leaf, model_completion=True) for leaf in xs])
+
+    def code_of(self, values: list) -> tuple:
+        """The state code of leaves with these values (Z3 values)."""
         return tuple(v.domain.encode(shape.decode(part)) for v, shape, part in
                      zip(self.machine.variables, self.shapes, self.split(values)))
 

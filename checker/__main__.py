@@ -1,0 +1,4 @@
+"""`python -m checker ...` is `check-model ...`."""
+from .cli import main
+
+main()

@@ -1,0 +1,266 @@
+"""The bulk engine: the interpreter's breadth-first search, a whole level at a time.
+
+The spec is read once as a relation (`checker/symbolic/relation.py`: per binding, guarded
+paths with their next-state leaves; per property, a formula). A BFS level is then a numpy
+array of packed states (`layout.py`); each path is a few array operations over the whole
+level (`vectorize.py`); duplicates go by sorting. It is the same search as the
+interpreter's (`checker/explorer.py`), so it gives the same counts, verdicts and traces:
+successors are ordered as the interpreter finds them (by the state they come from, then
+by binding and choice), so each level lists its new states in the interpreter's order,
+and the first violation found is the interpreter's.
+
+What it does not do, it leaves to the interpreter: liveness (which needs the state
+graph), a state limit (which stops mid-level), and any state that takes a failing step
+(a spec error or a value outside its domain), which the interpreter then reports.
+"""
+from __future__ import annotations
+
+import dataclasses
+import time
+from typing import Callable
+
+import numpy as np
+import z3
+
+from ..errors import CheckerError
+from ..explorer import CheckOptions, ExplicitEngine, Search, coverage, verdicts
+from ..machine import Binding, Machine
+from ..results import RunResult, Stats
+from ..symbolic.paths import SymbolicError
+from ..symbolic.relation import Relation
+from ..symbolic.shapes import shape_of
+from .layout import Layout, Unsupported  # noqa: F401  (Unsupported: what callers catch)
+from .vectorize import compile_terms, leaf_index, truth
+
+AUTO_WORDS = 1          # chosen automatically only for states that pack into one word
+AUTO_SECONDS = 2.0      # and whose relation reads in about this long (CPU seconds)
+CHUNK = 1 << 18         # states expanded together: bounds the memory successors take
+
+
+class _Fallback(Exception):
+    """A state takes a failing step: the interpreter finds it again and reports it."""
+
+
+@dataclasses.dataclass
+class _Step:
+    binding: Binding
+    leaves: list[int]                           # the leaves it changes
+    next: Callable[[np.ndarray], list]          # their new values, for the states it is taken from
+
+
+class BulkEngine:
+    """Level-synchronous BFS of a Machine over packed states (see module docstring)."""
+
+    name = "explicit"
+
+    def __init__(self, machine: Machine, options: CheckOptions, progress=None,
+                 automatic: bool = False):
+        """Reads the spec as arrays; raises Unsupported where it cannot. `automatic`:
+        only where bulk is sure to pay (one-word states, a quick relation)."""
+        self.machine, self.options, self.progress = machine, options, progress
+        self.search = Search(machine, options)
+        if self.search.liveness:
+            raise Unsupported("liveness properties need the state graph")
+        if options.max_states:
+            raise Unsupported("a state limit stops the search within a level")
+        self.layout = Layout([shape_of(v.domain, machine.env) for v in machine.variables])
+        if automatic and self.layout.words > AUTO_WORDS:
+            raise Unsupported(f"a state packs into {self.layout.words} words")
+        self.rel = rel = self._relation(automatic)
+        leaves = leaf_index(rel.flat)
+
+        def compiled(terms):
+            return compile_terms(terms, self.layout, leaves)
+        self.steps = []
+        for s in rel.steps:
+            changed = [(i, t) for i, (x, t) in enumerate(zip(rel.flat, s.next)) if not x.eq(t)]
+            self.steps.append(_Step(s.binding, [i for i, _ in changed],
+                                    compiled([t for _, t in changed])))
+        f = rel.formula
+        self.decided = [(p.name, z3.Not(f(p.fn, p.name))) for p in self.search.invariants] + \
+                       [(p.name, f(p.fn, p.name)) for p in self.search.reachables]
+        self.constraint = compiled([z3.And([f(c, "constraint") for c in machine.constraints])])
+        self.terminal = compiled([z3.Or([f(t, "terminal") for t in machine.terminals])])
+        self.level = compiled([rel.failing()] + [t for _, t in self.decided] +
+                              [s.guard for s in rel.steps])
+
+    def _relation(self, automatic: bool) -> Relation:
+        started = time.process_time()           # not wall time: others may share the CPU
+
+        def budget(share: float):
+            projected = (time.process_time() - started) / share
+            if automatic and projected > AUTO_SECONDS:
+                raise Unsupported(f"reading the spec as a relation would take ~{projected:.0f} s")
+        try:
+            return Relation(self.machine, budget=budget)
+        except Unsupported:
+            raise
+        except (SymbolicError, CheckerError) as e:
+            raise Unsupported(f"the spec has no relation: {e}") from None
+
+    # ------------------------------------------------------------ the search
+
+    def check(self, model_name: str = "") -> RunResult:
+        try:
+            return self._check(model_name)
+        except _Fallback:
+            return ExplicitEngine(self.machine, self.options, self.progress, method=(
+                "interpreter: a state takes a failing step, which it reports")).check(model_name)
+
+    def _check(self, model_name: str) -> RunResult:
+        m, opts = self.machine, self.options
+        stats, started = Stats(), time.perf_counter()
+        deadline = started + opts.max_seconds if opts.max_seconds else float("inf")
+        fired = [0] * len(m.all_bindings)
+        self.levels: list[np.ndarray] = []        # each level's states, in discovery order
+        self.parents: list[np.ndarray] = []       # each state's parent: its index one level up
+        self.deadlock_at, stopped = None, None
+        codes = m.initial_states()
+        stats.initial_states = len(codes)
+        frontier = np.concatenate([self._key(c) for c in codes])
+        frontier = frontier[self._holds(self.constraint, frontier)]
+        parent = np.zeros(0, np.int32)
+        visited = np.sort(frontier)
+        stats.depth = 1 if len(frontier) else 0
+        next_report = 2.0
+        try:
+            while len(frontier):
+                self.levels.append(frontier)
+                self.parents.append(parent)
+                frontier, parent, seen = self._next_level(frontier, visited, fired, stats, deadline)
+                visited = _merged(visited, seen)
+                stats.distinct_states, stats.queue = len(visited), len(frontier)
+                stats.seconds = time.perf_counter() - started
+                if self.progress and stats.seconds >= next_report:
+                    self.progress(stats)
+                    next_report = stats.seconds + 1.0
+                if len(frontier):
+                    if opts.max_depth and stats.depth >= opts.max_depth:
+                        self.levels.append(frontier)    # found, as the interpreter finds it,
+                        self.parents.append(parent)     # but not expanded
+                        self._decide(frontier, 0)
+                        stopped = f"depth limit {opts.max_depth} reached"
+                        break
+                    stats.depth += 1
+        except _OutOfTime:
+            stopped = f"time limit {opts.max_seconds:g} s reached"
+        except KeyboardInterrupt:
+            stopped = "interrupted (Ctrl-C)"
+        stats.seconds = time.perf_counter() - started
+        stats.distinct_states = len(visited)
+        stats.complete = stopped is None
+        return RunResult(
+            model=model_name, spec=m.spec_cls.__name__, engine=self.name,
+            constants=dict(m.env), stats=stats,
+            properties=verdicts(m, opts, self.search, self._path, self.deadlock_at, stopped, {}),
+            coverage=coverage(m, fired), stopped=stopped,
+            method=f"bulk evaluation, {self.layout.words} word{'s' if self.layout.words > 1 else ''} a state")
+
+    def _next_level(self, frontier, visited, fired, stats, deadline):
+        """The states first found from `frontier`, in the interpreter's order, the index of
+        each one's parent, and the same states sorted. Chunk by chunk, so that a level's
+        successors never all sit in memory at once."""
+        found, parents = [], []
+        seen = np.zeros(0, self.layout.dtype)
+        for lo in range(0, len(frontier), CHUNK):
+            keys = frontier[lo:lo + CHUNK]
+            succ, rank = self._expand(keys, self._decide(keys, lo), fired, deadline)
+            stats.transitions += len(succ)
+            src = rank // len(self.steps)
+            if self.options.deadlock and self.deadlock_at is None:
+                self.deadlock_at = self._deadlocked(keys, src, lo)
+            fresh, first = _first_unseen(succ, rank, visited, seen)
+            keep = self._holds(self.constraint, fresh)
+            fresh, first = fresh[keep], first[keep]
+            seen = _merged(seen, np.sort(fresh))
+            found.append(fresh)
+            parents.append((first // len(self.steps) + lo).astype(np.int32))
+        return np.concatenate(found), np.concatenate(parents), seen
+
+    def _decide(self, keys: np.ndarray, offset: int) -> list[np.ndarray]:
+        """Check states of the level, from index `offset` on (failing steps, then the
+        undecided properties); return where each step is enabled."""
+        n, values = len(keys), self.level(keys)
+        if truth(values[0], n).any():
+            raise _Fallback
+        level = len(self.levels) - 1
+        for (name, _), value in zip(self.decided, values[1:]):
+            if name not in self.search.found:
+                hits = np.flatnonzero(truth(value, n))
+                if len(hits):
+                    self.search.found[name] = (level, offset + int(hits[0]))
+        return [truth(v, n) for v in values[1 + len(self.decided):]]
+
+    def _expand(self, keys: np.ndarray, enabled: list[np.ndarray], fired: list[int],
+                deadline: float):
+        """Every successor of `keys`, each with its rank in the interpreter's order (by
+        the state it comes from, then by binding and choice: source * steps + step)."""
+        out, rank = [], []
+        for j, (step, mask) in enumerate(zip(self.steps, enabled)):
+            if time.perf_counter() > deadline:
+                raise _OutOfTime
+            idx = np.flatnonzero(mask)
+            if not len(idx):
+                continue
+            fired[step.binding.index] += len(idx)
+            sub = keys[idx]
+            out.append(self.layout.updated(sub, dict(zip(step.leaves, step.next(sub)))))
+            rank.append(idx * len(self.steps) + j)
+        if not out:
+            return np.zeros(0, self.layout.dtype), np.zeros(0, np.int64)
+        return np.concatenate(out), np.concatenate(rank)
+
+    def _holds(self, fn, keys: np.ndarray) -> np.ndarray:
+        return truth(fn(keys)[0], len(keys))
+
+    def _deadlocked(self, keys: np.ndarray, src: np.ndarray, offset: int):
+        """The first of `keys` with no successor that is not terminal."""
+        stuck = np.flatnonzero(np.bincount(src, minlength=len(keys)) == 0)
+        if len(stuck):
+            stuck = stuck[~self._holds(self.terminal, keys[stuck])]
+        return (len(self.levels) - 1, offset + int(stuck[0])) if len(stuck) else None
+
+    # ------------------------------------------------------------ states and paths
+
+    def _key(self, code: tuple) -> np.ndarray:
+        values = [z3.simplify(t) for t in self.rel.leaves_of(code)]
+        return self.layout.pack([int(z3.is_true(v)) if z3.is_bool(v) else v.as_long()
+                                 for v in values])
+
+    def _path(self, found: tuple[int, int]) -> list[tuple]:
+        """The states from an initial state to the `(level, index)` state, as codes."""
+        level, index = found
+        keys = []
+        while True:
+            keys.append(self.levels[level][index])
+            if level == 0:
+                break
+            index, level = int(self.parents[level][index]), level - 1
+        return [self.rel.code_of(self.layout.leaf_terms(k)) for k in reversed(keys)]
+
+
+class _OutOfTime(Exception):
+    """The time limit passed during a level."""
+
+
+def _first_unseen(keys: np.ndarray, rank: np.ndarray, *known: np.ndarray):
+    """The distinct `keys` in none of the sorted arrays `known`, each with its lowest
+    rank, ordered by that rank."""
+    if not len(keys):
+        return keys, rank
+    order = np.argsort(keys)
+    keys, rank = keys[order], rank[order]
+    starts = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))
+    keys, rank = keys[starts], np.minimum.reduceat(rank, starts)
+    for sorted_keys in known:
+        if len(sorted_keys):
+            at = np.minimum(np.searchsorted(sorted_keys, keys), len(sorted_keys) - 1)
+            unseen = sorted_keys[at] != keys
+            keys, rank = keys[unseen], rank[unseen]
+    order = np.argsort(rank)
+    return keys[order], rank[order]
+
+
+def _merged(sorted_keys: np.ndarray, more: np.ndarray) -> np.ndarray:
+    """Two sorted arrays (no key in both) as one."""
+    return np.insert(sorted_keys, np.searchsorted(sorted_keys, more), more)

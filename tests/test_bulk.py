@@ -1,0 +1,170 @@
+"""The bulk engine is the interpreter's search: same counts, verdicts, traces, coverage.
+
+Each model is checked by both engines and every observable is compared, so a change to
+either that moves a count, a verdict, a trace state or a binding's firing count fails here.
+"""
+from __future__ import annotations
+
+import dataclasses
+import enum
+
+import pytest
+
+from checker import Int, Map, Spec, action, constraint, invariant, reachable, require, terminal
+from checker.bulk.engine import BulkEngine
+from checker.bulk.layout import Unsupported
+from checker.engines import run_engine
+from checker.errors import DomainError
+from checker.explorer import CheckOptions, ExplicitEngine
+from checker.machine import Machine
+from checker.model import load_model
+from conftest import ROOT
+from examples.twophase import TwoPhase
+
+EXAMPLES = ["alternatingbit", "barrier", "cigarettesmokers", "diehard", "peterson", "prisoners",
+            "tcommit", "twophase"]
+
+
+def observed(result):
+    s = result.stats
+    return {"stats": (s.initial_states, s.distinct_states, s.generated, s.depth, s.complete),
+            "verdicts": {p.name: (p.verdict, p.reason) for p in result.properties},
+            "traces": {p.name: [(st.state, st.action, st.params, st.choices) for st in p.trace.steps]
+                       for p in result.properties if p.trace is not None},
+            "coverage": result.coverage.fired}
+
+
+def both(machine: Machine, options: CheckOptions):
+    interpreted = ExplicitEngine(machine, options).check()
+    bulk = BulkEngine(machine, options).check()
+    return observed(interpreted), observed(bulk), bulk
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_every_example_gives_the_interpreters_counts_verdicts_and_traces(name):
+    model = load_model(ROOT / "examples" / "models" / f"{name}.toml")
+    interpreted, bulk, result = both(model.machine(), model.options)
+    assert bulk == interpreted
+    assert result.method.startswith("bulk evaluation")
+
+
+@pytest.mark.parametrize("n", [4, 5])
+def test_larger_twophase_with_deadlock_checking_is_the_same_search(n):
+    interpreted, bulk, _ = both(Machine(TwoPhase, {"N": n}), CheckOptions(deadlock=True))
+    assert bulk == interpreted
+    assert bulk["verdicts"]["deadlock"][0].value == "holds"     # a decided RM hears it again
+
+
+class Light(enum.Enum):
+    RED = 0
+    GREEN = 1
+
+
+class Crossing(Spec):
+    """Two counters and a light: a constraint, a terminal state, a witness, a violation."""
+    a: Int[0, 4] = 0
+    b: Int[0, 4] = 0
+    light: Light = Light.RED
+    seen: Map[Light, bool] = Map.fill(False)
+
+    @action
+    def step_a(s, by: Int[1, 2]):
+        require(s.light is Light.GREEN and s.a + by <= 4)
+        s.a += by
+
+    @action
+    def step_b(s):
+        require(s.b < 4)
+        s.b += 1
+        s.seen[s.light] = True
+
+    @action
+    def switch(s):
+        s.light = Light.GREEN if s.light is Light.RED else Light.RED
+
+    @constraint
+    def bounded(s):
+        return s.a + s.b <= 6
+
+    @terminal
+    def done(s):
+        return s.a == 4
+
+    @invariant
+    def not_both_high(s):
+        return not (s.a >= 3 and s.b >= 3)
+
+    @reachable
+    def saw_green_b(s):
+        return s.seen[Light.GREEN] and s.a == 2
+
+
+def test_constraints_terminals_witnesses_and_counterexamples_agree():
+    interpreted, bulk, _ = both(Machine(Crossing), CheckOptions(deadlock=True))
+    assert bulk == interpreted
+    assert bulk["verdicts"]["not_both_high"][0].value == "violated"
+    assert bulk["verdicts"]["saw_green_b"][0].value == "holds"
+
+
+def test_a_depth_limit_stops_both_at_the_same_level_with_unknown_verdicts():
+    interpreted, bulk, _ = both(Machine(TwoPhase, {"N": 4}), CheckOptions(max_depth=5))
+    assert bulk == interpreted
+    assert bulk["stats"][-1] is False
+    assert {v.value for v, _ in bulk["verdicts"].values()} == {"unknown"}
+
+
+class Overflow(Spec):
+    x: Int[0, 3] = 0
+
+    @action
+    def up(s):
+        s.x += 1                   # leaves its domain from x = 3
+
+    @invariant
+    def small(s):
+        return s.x < 10
+
+
+def test_a_failing_step_is_reported_as_the_interpreter_reports_it():
+    with pytest.raises(DomainError) as interpreted:
+        ExplicitEngine(Machine(Overflow), CheckOptions()).check()
+    with pytest.raises(DomainError) as bulk:
+        BulkEngine(Machine(Overflow), CheckOptions()).check()
+    assert str(bulk.value) == str(interpreted.value)
+    assert "outside its domain" in str(bulk.value)
+
+
+class Wide(Spec):
+    """70 bits of state: two words."""
+    xs: Map[Int[1, 10], Int[0, 99]] = Map.fill(0)
+
+    @action
+    def bump(s, i: Int[1, 10]):
+        require(s.xs[i] < 2)
+        s.xs[i] += 1
+
+    @invariant
+    def sum_bounded(s):
+        return sum(s.xs.values()) <= 19
+
+
+def test_states_of_several_words_need_the_bulk_engine_asked_for_by_name():
+    machine, options = Machine(Wide), CheckOptions()
+    automatic = run_engine("explicit", machine, options)
+    assert automatic.method == "interpreter: a state packs into 2 words"
+    forced = run_engine("bulk", machine, options)
+    assert forced.method == "bulk evaluation, 2 words a state"
+    assert observed(forced) == observed(automatic)
+    assert forced.stats.distinct_states == 3 ** 10
+
+
+def test_the_automatic_choice_takes_bulk_where_it_can_and_says_why_not_elsewhere():
+    assert run_engine("explicit", Machine(TwoPhase), CheckOptions()).method == \
+        "bulk evaluation, 1 word a state"
+    live = load_model(ROOT / "examples" / "models" / "diningphilosophers.toml")
+    result = run_engine("explicit", live.machine(), live.options)
+    assert result.method == "interpreter: liveness properties need the state graph"
+    with pytest.raises(Unsupported, match="bulk engine cannot run this model: liveness"):
+        run_engine("bulk", live.machine(), live.options)
+    limited = dataclasses.replace(CheckOptions(), max_states=100)
+    assert run_engine("explicit", Machine(TwoPhase), limited).method.startswith("interpreter")
