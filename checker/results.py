@@ -81,6 +81,11 @@ class RunResult:
     stopped: str | None = None              # why the search stopped early (limit, interrupt)
 
     @property
+    def interrupted(self) -> bool:
+        """Ctrl-C stopped the run (engines say so in `stopped`)."""
+        return self.stopped is not None and "interrupted" in self.stopped
+
+    @property
     def inconclusive(self) -> bool:
         return any(p.verdict is Verdict.UNKNOWN for p in self.properties)
 
