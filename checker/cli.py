@@ -1,14 +1,21 @@
 """`check-model`: check a model, replay a trace, show a trace.
 
 `check-model MODEL` is short for `check-model check MODEL`. Exit codes: 0 every verdict
-as expected, 1 a verdict differs, 2 a usage, model or spec error, 3 inconclusive.
+as expected, 1 a verdict differs, 2 a usage, model or spec error, 3 inconclusive (a limit
+or Ctrl-C), 4 an internal error of check-model itself (its traceback is saved to a file).
 """
 from __future__ import annotations
 
 import json
+import math
+import os
 import re
+import shlex
 import sys
+import tempfile
+import time
 import tomllib
+import traceback
 from pathlib import Path
 
 import click
@@ -16,6 +23,7 @@ from rich.markup import escape
 
 from .errors import CheckerError
 from .engines import ENGINES, run_engine
+from .files import check_writable, file_name, write_text
 from .itf import from_itf, read_itf, write_itf
 from .model import load_model
 from .cli_conform import conform
@@ -25,12 +33,45 @@ from .trace import replay as replay_trace
 
 
 class DefaultToCheck(click.Group):
-    """Treat `check-model MODEL ...` as `check-model check MODEL ...`."""
+    """Treat `check-model MODEL ...` as `check-model check MODEL ...`; end every command
+    with one line, never a traceback, whatever escapes it."""
 
     def parse_args(self, ctx, args):
         if args and args[0] not in self.commands and args[0] not in ("--help", "-h", "--version"):
             args = ["check", *args]
         return super().parse_args(ctx, args)
+
+    def invoke(self, ctx):
+        """Ctrl-C anywhere (loading, searching, writing) leaves the run inconclusive: exit 3.
+        A user error is exit 2; any other exception is check-model's own bug: exit 4."""
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            console(stderr=True).print("[yellow]interrupted[/] (Ctrl-C): whatever was not "
+                                       "reported above is unknown")
+            sys.exit(3)
+        except CheckerError as e:
+            fail(console(stderr=True), e)
+        except (click.ClickException, click.exceptions.Exit, click.Abort):
+            raise
+        except Exception as e:
+            internal_error(e)
+
+
+def internal_error(e: Exception):
+    """Report a bug of check-model itself as one line, its traceback saved to a file for
+    the bug report, and exit 4: so "my input is wrong" (exit 2) is never confused with it."""
+    path = Path(tempfile.gettempdir()) / \
+        f"check-model-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}.txt"
+    try:
+        path.write_text(shlex.join(sys.argv) + "\n\n" + "".join(traceback.format_exception(e)))
+        saved = f"traceback saved to {path}"
+    except OSError:
+        saved = "the traceback could not be saved"
+    message = (str(e).splitlines() or [""])[0]
+    console(stderr=True).print(escape(f"check-model: internal error: {type(e).__name__}: "
+                                      f"{message} ({saved}); please report"), soft_wrap=True)
+    sys.exit(4)
 
 
 @click.group(cls=DefaultToCheck, context_settings={"help_option_names": ["-h", "--help"]})
@@ -43,6 +84,10 @@ def main():
     check-model replay TRACE MODEL          re-validate a trace against a spec
     check-model show TRACE                  print a trace step by step
     check-model certify CERT MODEL          re-check a proof certificate
+
+    \b
+    Exit codes: 0 as expected, 1 a verdict differs, 2 a usage, model or spec
+    error, 3 inconclusive (a limit or Ctrl-C), 4 an internal error of check-model.
     """
 
 
@@ -59,6 +104,12 @@ def _parse_const(ctx, param, values):
     return parsed
 
 
+def _not_nan(ctx, param, value):
+    if value is not None and math.isnan(value):
+        raise click.BadParameter("nan is not a number of seconds")
+    return value
+
+
 @main.command()
 @click.argument("model", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("-D", "--const", "consts", multiple=True, callback=_parse_const, metavar="NAME=VALUE",
@@ -69,7 +120,8 @@ def _parse_const(ctx, param, values):
               default=Path("traces"), show_default=True,
               help="Directory for counterexample and witness traces (ITF JSON).")
 @click.option("--max-states", type=click.IntRange(min=1), help="Stop after this many distinct states.")
-@click.option("--max-seconds", type=click.FloatRange(min=0, min_open=True), help="Stop after this long.")
+@click.option("--max-seconds", type=click.FloatRange(min=0, min_open=True), callback=_not_nan,
+              help="Stop after this long.")
 @click.option("--deadlock/--no-deadlock", default=None, help="Report states without successors.")
 @click.option("-p", "--property", "properties", multiple=True, help="Check only this property (repeatable).")
 @click.option("--engine", type=click.Choice(sorted(ENGINES)),
@@ -79,27 +131,25 @@ def check(model, consts, json_path, trace_dir, max_states, max_seconds, deadlock
           engine, quiet):
     """Explore every interleaving of MODEL and give each property a verdict."""
     out, err = console(), console(stderr=True)
-    try:
-        m = load_model(model, consts)
-        if max_states:
-            m.options.max_states = max_states
-        if max_seconds:
-            m.options.max_seconds = max_seconds
-        if deadlock is not None:
-            m.options.deadlock = deadlock
-        if properties:
-            m.options.properties = list(properties)
-        if engine:
-            m.engine = engine
-        machine = m.machine()
-        result = run_engine(m.engine, machine, m.options, str(model),
-                            None if quiet else progress_printer(err))
-    except CheckerError as e:
-        fail(err, e)
+    check_writable(json_path, trace_dir)
+    m = load_model(model, consts)
+    if max_states:
+        m.options.max_states = max_states
+    if max_seconds:
+        m.options.max_seconds = max_seconds
+    if deadlock is not None:
+        m.options.deadlock = deadlock
+    if properties:
+        m.options.properties = list(properties)
+    if engine:
+        m.engine = engine
+    machine = m.machine()
+    result = run_engine(m.engine, machine, m.options, str(model),
+                        None if quiet else progress_printer(err))
     for p in result.properties:
         p.expected = m.expect.get(p.name)
         if p.trace is not None:
-            path = trace_dir / m.name / f"{p.name}.itf.json"
+            path = trace_dir / m.name / file_name(p.name, ".itf.json")
             write_itf(path, machine, p.trace, property=p.name, kind=p.kind,
                       verdict=p.verdict.value, source=str(model))
             p.trace_path = str(path)
@@ -107,13 +157,12 @@ def check(model, consts, json_path, trace_dir, max_states, max_seconds, deadlock
     for p in result.properties:
         certificate = getattr(p, "certificate", None)      # a proof (pdr's invariant)
         if certificate is not None:
-            path = certificate.write(trace_dir / m.name / f"{p.name}.cert.json")
+            path = certificate.write(trace_dir / m.name / file_name(p.name, ".cert.json"))
             out.print(f"{escape(p.name)}: {escape(p.reason or '')}, certificate {escape(str(path))}"
                       f"  (check-model certify {escape(str(path))} {escape(str(model))})")
     if json_path:
-        json_path.parent.mkdir(parents=True, exist_ok=True)
-        json_path.write_text(json.dumps(result.to_json(), indent=1) + "\n")
-    if result.stopped and "interrupted" in result.stopped:
+        write_text(json_path, json.dumps(result.to_json(), indent=1) + "\n")
+    if result.interrupted:
         sys.exit(3)
     sys.exit(result.exit_code)
 

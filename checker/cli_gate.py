@@ -10,6 +10,7 @@ from rich.markup import escape
 from . import gate as g
 from . import reports
 from .errors import CheckerError
+from .files import check_writable, write_text
 from .mutants import load_catalog, run_catalog
 from .render import console, fail
 
@@ -37,6 +38,7 @@ def gate(paths, rev, baseline, update_baseline, junit, sarif, markdown, trace_di
     """
     out, err = console(), console(stderr=True)
     try:
+        check_writable(junit, sarif, markdown, trace_dir, baseline if update_baseline else None)
         models = g.discover(list(paths) or [Path("models")])
         if rev:
             models = g.changed_models(models, rev)
@@ -58,7 +60,7 @@ def gate(paths, rev, baseline, update_baseline, junit, sarif, markdown, trace_di
         out.print("no models to check" + (f" (nothing changed since {rev})" if rev else ""))
     for path, text in ((junit, reports.junit), (sarif, reports.sarif), (markdown, reports.markdown)):
         if path:
-            reports.write(path, text(outcomes))
+            write_text(path, text(outcomes))
     if update_baseline:
         g.save_baseline(baseline, recorded, outcomes)
     code = g.exit_code(outcomes)

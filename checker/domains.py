@@ -15,10 +15,12 @@ import enum
 import inspect
 import itertools
 import operator
+import sys
 import types
 import typing
 from typing import Any
 
+from .errors import SpecError
 from .values import MapValue, SetValue
 
 
@@ -60,9 +62,18 @@ class Const(Expr):
         super().__init__(None)
         self.default, self.doc, self.min, self.max = default, doc, min, max
         self.name = "?"
+        try:
+            self.convert(default)
+        except (TypeError, ValueError) as e:
+            caller = sys._getframe(1)          # the spec's line declaring the constant
+            raise SpecError(f"Const({default!r}): the default {e}",
+                            f"{caller.f_code.co_filename}:{caller.f_lineno}") from None
 
     def __set_name__(self, owner, name):
         self.name = name
+
+    def __repr__(self):
+        return self.name
 
     def evaluate(self, env):
         return env[self.name]

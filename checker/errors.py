@@ -39,6 +39,10 @@ class TraceError(CheckerError):
 
 _CHECKER_DIR = Path(__file__).resolve().parent
 
+SPEC_FAILURES = (Exception, SystemExit)
+"""What spec code may raise that is the spec's error (a `sys.exit` in an action too):
+only Ctrl-C and the engines' own signals (`Disabled`) pass through."""
+
 
 def where_defined(obj) -> str | None:
     """'file:line' of a function or class definition, for error messages."""
@@ -51,9 +55,10 @@ def where_defined(obj) -> str | None:
 
 def user_frame(exc: BaseException) -> str | None:
     """'file:line' of the innermost traceback frame outside checker/ (the spec line),
-    not in the symbolic engine's own modules either."""
+    not in the symbolic engine's own modules either, nor in Python's frozen importer."""
     found = None
     for frame in traceback.extract_tb(exc.__traceback__):
-        if not Path(frame.filename).resolve().is_relative_to(_CHECKER_DIR):
+        if not (frame.filename.startswith("<frozen ") or
+                Path(frame.filename).resolve().is_relative_to(_CHECKER_DIR)):
             found = f"{frame.filename}:{frame.lineno}"
     return found

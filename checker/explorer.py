@@ -12,6 +12,7 @@ import time
 from typing import Callable
 
 from .dsl import Disabled, install_oracle
+from .errors import SPEC_FAILURES
 from .fastpath import DISABLED
 from . import liveness
 from .machine import LIVENESS_KINDS, Machine
@@ -154,7 +155,7 @@ class ExplicitEngine:
                             result = body(sc)
                         except Disabled:
                             result = DISABLED
-                    except Exception as e:
+                    except SPEC_FAILURES as e:
                         restore(sc, base)
                         raise m.error_in(label, e) from None
                     if oracle.taken is not None:         # it chose: run it once per choice

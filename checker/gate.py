@@ -15,6 +15,7 @@ from pathlib import Path
 
 from .engines import run_engine
 from .errors import CheckerError
+from .files import file_name, read_text
 from .model import Model, load_model
 from .results import RunResult, Verdict
 
@@ -65,12 +66,14 @@ def check_model(path: Path, baseline: dict, trace_dir: Path | None = None) -> Mo
     except CheckerError as e:
         out.error = str(e)
         return out
+    if out.result.interrupted:          # Ctrl-C stops the whole gate, not just this model
+        raise KeyboardInterrupt
     result, expect = out.result, out.model.expect
     out.actors = {b.name: (actor_of(b), b.calls) for b in machine.all_bindings}
     for p in result.properties:
         p.expected = expect.get(p.name)
         if p.trace is not None and trace_dir is not None:
-            target = trace_dir / out.model.name / f"{p.name}.itf.json"
+            target = trace_dir / out.model.name / file_name(p.name, ".itf.json")
             write_itf(target, machine, p.trace, property=p.name, kind=p.kind,
                       verdict=p.verdict.value, source=str(path))
             p.trace_path = str(target)
@@ -125,7 +128,7 @@ def load_baseline(path: Path) -> dict:
     if not path.exists():
         return {}
     try:
-        return json.loads(path.read_text())
+        return json.loads(read_text(path, "baseline"))
     except json.JSONDecodeError as e:
         raise CheckerError(f"baseline is not valid JSON: {e.msg}", f"{path}:{e.lineno}") from None
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from .domains import OutOfDomain, enum_label
 from .errors import TraceError
+from .files import read_text, write_text
 from .machine import Machine
 from .trace import Step, Trace
 
@@ -49,17 +50,13 @@ def _plain_const(value):
 
 
 def write_itf(path: Path, machine: Machine, trace: Trace, **meta: Any) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(to_itf(machine, trace, **meta), indent=1) + "\n")
-    return path
+    return write_text(path, json.dumps(to_itf(machine, trace, **meta), indent=1) + "\n")
 
 
 def read_itf(path: str | Path) -> dict:
     """Load an ITF file, checking the parts every trace must have."""
     try:
-        data = json.loads(Path(path).read_text())
-    except OSError as e:
-        raise TraceError(f"cannot read trace: {e.strerror}", str(path)) from None
+        data = json.loads(read_text(path, "trace", TraceError))
     except json.JSONDecodeError as e:
         raise TraceError(f"not valid JSON: {e.msg}", f"{path}:{e.lineno}") from None
     if not isinstance(data, dict) or not isinstance(data.get("vars"), list) \

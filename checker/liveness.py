@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from collections import deque
 
-from .machine import Binding, Machine
+from .errors import SPEC_FAILURES
+from .machine import Binding, Machine, truth
 from .trace import Step, Trace, find_step
 
 
@@ -236,7 +237,7 @@ def _holds(machine: Machine, prop, args, st):
         value = prop.fn(machine.scratch, *args)
         if prop.kind == "leads_to":
             p, q = value
-            return bool(p), bool(q)
-        return bool(value)
-    except Exception as e:
+            return truth(p, prop.name, prop.fn), truth(q, prop.name, prop.fn)
+        return truth(value, prop.name, prop.fn)
+    except SPEC_FAILURES as e:
         raise machine.error_in(prop.name, e) from None

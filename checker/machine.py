@@ -15,10 +15,10 @@ import itertools
 import types
 from typing import Any, Callable, Iterator
 
-from .domains import Const, Domain, Fill, GhostDomain, OutOfDomain, as_domain
+from .domains import Const, Domain, Expr, Fill, GhostDomain, OutOfDomain, as_domain
 from .dsl import (FAIRNESS, Disabled, Oracle, Role, Spec, install_oracle, ordered_values,
                   spec_members)
-from .errors import DomainError, SpecError, user_frame, where_defined
+from .errors import SPEC_FAILURES, DomainError, SpecError, user_frame, where_defined
 from .fastpath import DISABLED, split_guard
 from .values import NO_ARG, MapValue, SetValue
 
@@ -210,8 +210,9 @@ class Machine:
                     domain = declared.resolve(self.env)
                 except (TypeError, ValueError) as e:
                     raise SpecError(f"variable {name}: {e}", where_defined(klass)) from None
-                variables.append(Variable(len(variables), name, domain, ghost,
-                                          members.get(name, MISSING), declared))
+                default = members.get(name, MISSING)
+                _check_default(name, default, klass)
+                variables.append(Variable(len(variables), name, domain, ghost, default, declared))
         if not variables:
             raise SpecError(f"{self.spec_cls.__name__} declares no state variables", self.where)
         return variables
@@ -246,10 +247,16 @@ class Machine:
         params = list(inspect.signature(fn).parameters)[1:]
         try:
             hints = inspect.get_annotations(fn, locals=members, eval_str=True)
-            return params, [as_domain(hints[p]).resolve(self.env) for p in params]
+            domains = [as_domain(hints[p]).resolve(self.env) for p in params]
         except (KeyError, TypeError, NameError) as e:
             raise SpecError(f"{name}: every parameter needs a finite domain annotation ({e})",
                             where_defined(fn)) from None
+        for p, d in zip(params, domains):
+            if not d.scalar:
+                raise SpecError(f"{name}: parameter {p} ranges over {d}, but a parameter takes one "
+                                f"scalar value (bool, an Enum, Int[lo, hi], Option[T] or a record)",
+                                where_defined(fn))
+        return params, domains
 
     def _property(self, name, kind, fn, members) -> Property:
         params, domains = self._parameters(name, fn, members)
@@ -363,7 +370,7 @@ class Machine:
                     enabled = fn(sc) is not DISABLED
                 except Disabled:
                     enabled = False
-                except Exception as e:
+                except SPEC_FAILURES as e:
                     raise self.error_in(label, e) from None
                 if enabled:
                     shown = tuple(oracle.shown) if oracle.taken else ()
@@ -388,7 +395,7 @@ class Machine:
                 try:
                     if not b.guard(self.scratch):
                         continue
-                except Exception as e:
+                except SPEC_FAILURES as e:
                     raise self.error_in(b.label, e) from None
             for choices, succ in self.run(b.body, b.label, st, base):
                 yield b, choices, succ
@@ -440,14 +447,40 @@ class Machine:
     def holds(self, fn, what) -> bool:
         """Evaluate `fn` on the scratch as it is now."""
         try:
-            return bool(fn(self.scratch))
-        except Exception as e:
+            value = fn(self.scratch)
+        except SPEC_FAILURES as e:
             raise self.error_in(what, e) from None
+        return value if value is True or value is False else truth(value, what, fn)  # hot: inline
 
     def plain(self, st) -> dict[str, Any]:
         """Variable name -> immutable Python value, for traces and display."""
         return {v.name: v.domain.plain(c) for v, c in zip(self.variables, st)}
 
+
+
+def _check_default(name, default, klass):
+    """A variable's default is a plain value: not a method of the same name (which
+    replaces it in the class) nor a model constant (bound only later)."""
+    if inspect.isfunction(default):
+        raise SpecError(f"{name} is both a state variable and a method of {klass.__name__}: "
+                        f"rename one", where_defined(default))
+    value = default.value if isinstance(default, Fill) else default
+    if isinstance(value, Expr):
+        what = f"the constant {value.name}" if isinstance(value, Const) else "constants"
+        raise SpecError(f"variable {name}: its default uses {what}, which has a value only once "
+                        f"the model is bound: set it in an @initial method", where_defined(klass))
+
+
+def truth(value, what, fn) -> bool:
+    """A property's or constraint's result as a bool: True, False or a NumPy bool, never
+    a value read as one (a None from a missing `return` would read as "violated")."""
+    if value is True or value is False:
+        return value
+    if type(value).__module__ == "numpy" and type(value).__name__ in ("bool", "bool_"):
+        return bool(value)
+    hint = " (is a return missing?)" if value is None else ""
+    raise SpecError(f"{what} returned {_short(value)}, not a bool (True or False){hint}",
+                    where_defined(fn))
 
 
 def _short(value, limit=80):

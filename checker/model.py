@@ -13,9 +13,11 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from .errors import ModelError, SpecError, user_frame
+from .dsl import Spec
+from .errors import SPEC_FAILURES, ModelError, SpecError, user_frame
 from .engines import ENGINES, EXPLICIT
 from .explorer import CheckOptions
+from .files import read_text
 from .machine import BindError, Machine
 from .results import Verdict
 
@@ -108,10 +110,7 @@ def locate(text: str, table: str | None, key: str | None) -> int:
 def load_model(path: str | Path, overrides: dict[str, Any] | None = None) -> Model:
     """Read and validate a model file; `overrides` replace constants (from the CLI)."""
     path = Path(path)
-    try:
-        text = path.read_text()
-    except OSError as e:
-        raise ModelError(f"cannot read model file: {e.strerror}", str(path)) from None
+    text = read_text(path, "model file", ModelError)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
@@ -134,8 +133,8 @@ def load_model(path: str | Path, overrides: dict[str, Any] | None = None) -> Mod
     if props is not None and not all(isinstance(p, str) for p in props):
         raise ModelError("properties must be a list of property names", where("check", "properties"))
     for key in ("max_states", "max_seconds", "max_depth"):
-        if key in check and check[key] <= 0:
-            raise ModelError(f"{key} must be positive", where("check", key))
+        if key in check and not check[key] > 0:                  # nan is not a limit either
+            raise ModelError(f"{key} must be positive, got {check[key]}", where("check", key))
     expect = {}
     for name, verdict in data.get("expect", {}).items():
         try:
@@ -173,7 +172,7 @@ def _check_keys(table: dict, schema: dict, name: str | None, where):
 def import_spec(ref: str, model_path: Path, where: str) -> type:
     """Import 'package.module:Class', looking next to the model file's project too."""
     module_name, _, cls_name = ref.partition(":")
-    if not module_name or not cls_name:
+    if not all(part.isidentifier() for part in module_name.split(".")) or not cls_name.isidentifier():
         raise ModelError(f'spec must look like "package.module:Class", got {ref!r}', where)
     top = module_name.split(".")[0]
     for parent in model_path.resolve().parents:
@@ -187,11 +186,18 @@ def import_spec(ref: str, model_path: Path, where: str) -> type:
         raise ModelError(f"cannot import spec module {module_name!r}: {e}", where) from None
     except SpecError:
         raise
-    except Exception as e:
+    except SyntaxError as e:
+        raise SpecError(f"spec module {module_name}: syntax error: {e.msg}",
+                        f"{e.filename}:{e.lineno}") from None
+    except SPEC_FAILURES as e:
         raise SpecError(f"importing {module_name} raised {type(e).__name__}: {e}",
                         user_frame(e) or where) from None
-    try:
-        return getattr(module, cls_name)
-    except AttributeError:
-        raise ModelError(f"module {module_name} has no spec class {cls_name!r}", where) from None
-
+    found = getattr(module, cls_name, None)
+    if isinstance(found, type) and issubclass(found, Spec):
+        return found
+    if top in sys.stdlib_module_names:
+        raise ModelError(f"{module_name} is a module of Python's standard library, not a spec "
+                         f"module (a module of yours of that name is shadowed by it)", where)
+    if not hasattr(module, cls_name):
+        raise ModelError(f"module {module_name} has no spec class {cls_name!r}", where)
+    raise ModelError(f"{ref} is not a subclass of checker.Spec", where)

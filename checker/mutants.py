@@ -13,6 +13,7 @@ from pathlib import Path
 
 from .engines import run_engine
 from .errors import CheckerError, ModelError
+from .files import read_text
 from .model import import_spec, load_model, locate
 from .results import Verdict
 
@@ -42,11 +43,9 @@ class MutantOutcome:
 
 
 def load_catalog(path: Path) -> list[Mutant]:
+    text = read_text(path, "mutant catalog", ModelError)
     try:
-        text = path.read_text()
         data = tomllib.loads(text)
-    except OSError as e:
-        raise ModelError(f"cannot read mutant catalog: {e.strerror}", str(path)) from None
     except tomllib.TOMLDecodeError as e:
         raise ModelError(f"not valid TOML: {e}", str(path)) from None
     entries = data.get("mutant")
@@ -82,6 +81,8 @@ def run_mutant(mutant: Mutant) -> MutantOutcome:
     model.spec_cls = import_spec(mutant.spec, mutant.model, mutant.where)
     started = time.perf_counter()
     result = run_engine(model.engine, model.machine(), model.options, str(mutant.model))
+    if result.interrupted:              # Ctrl-C stops the catalog: no mutant survived it
+        raise KeyboardInterrupt
     seconds = time.perf_counter() - started
     killers = []
     for p in result.properties:

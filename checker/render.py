@@ -55,7 +55,7 @@ def print_result(out: Console, result: RunResult) -> None:
     else:                                      # symbolic engines count no states
         line = f"{result.engine}: depth {s.depth}, {s.seconds:.2f} s"
     out.print(line + ("" if s.complete else f"  [yellow](incomplete: {escape(result.stopped or '')})[/]"))
-    if result.coverage is not None:
+    if result.coverage is not None and s.complete:      # a partial search proves no action dead
         for name in result.coverage.never_fired:
             out.print(f"[yellow]warning:[/] action {escape(name)} never fired")
 

@@ -157,8 +157,3 @@ def markdown(outcomes: list[ModelOutcome]) -> str:
                       "", f"{len(p.trace.steps) - 1} steps, trace `{p.trace_path}`", "",
                       "```mermaid", mermaid(p, o.actors), "```"]
     return "\n".join(parts) + "\n"
-
-
-def write(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text)

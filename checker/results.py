@@ -82,6 +82,11 @@ class RunResult:
     method: str | None = None               # how the engine ran, e.g. "bulk evaluation"
 
     @property
+    def interrupted(self) -> bool:
+        """Ctrl-C stopped the run (engines say so in `stopped`)."""
+        return self.stopped is not None and "interrupted" in self.stopped
+
+    @property
     def inconclusive(self) -> bool:
         return any(p.verdict is Verdict.UNKNOWN for p in self.properties)
 

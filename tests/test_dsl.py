@@ -368,3 +368,90 @@ def test_actions_declared_after_a_switched_off_fault_group_still_run():
     result = explore(Faulty)          # the crash group is off: its binding is not explored
     assert result.stats.distinct_states == 3
     assert result.coverage.by_action == {"inc": 2}
+
+
+def _line_of(fn, text):
+    """'file:line' of the first line of `fn`'s source containing `text`."""
+    import inspect
+    lines, start = inspect.getsourcelines(fn)
+    offset = next(i for i, line in enumerate(lines) if text in line)
+    return f"{inspect.getsourcefile(fn)}:{start + offset}"
+
+
+def test_a_const_default_outside_its_bounds_is_an_error_at_its_line():
+    def declare():
+        class Bad(Spec):
+            K = Const(3, min=5)
+    with pytest.raises(SpecError, match=r"Const\(3\): the default must be >= 5, got 3") as e:
+        declare()
+    assert e.value.where == _line_of(declare, "Const(3")
+
+
+def test_a_default_using_a_constant_names_the_constant():
+    class Filled(Spec):
+        K = Const(2)
+        m: Map[Int[0, 1], Int[0, 3]] = Map.fill(K)
+
+    with pytest.raises(SpecError, match="variable m: its default uses the constant K") as e:
+        Machine(Filled)
+    assert "object at 0x" not in str(e.value)
+
+
+def test_an_action_named_like_a_variable_is_a_name_clash():
+    class Clash(Spec):
+        x: Int[0, 2] = 0
+
+        @action
+        def x(s):                    # replaces the default 0 in the class body
+            require(s.x == 0)
+            s.x = 1
+
+    with pytest.raises(SpecError, match="x is both a state variable and a method of Clash") as e:
+        Machine(Clash)
+    assert e.value.where.endswith(str(Clash.x.__code__.co_firstlineno))
+
+
+def _with_result(kind, value):
+    """A spec whose only property of `kind` returns `value`."""
+    from checker import constraint, eventually, leads_to
+    returns = (lambda s: (value, True)) if kind == "leads_to" else (lambda s: value)
+    decorator = {"invariant": invariant, "reachable": reachable, "constraint": constraint,
+                 "eventually": eventually, "leads_to": leads_to}[kind]
+
+    class Returns(Spec):
+        x: Int[0, 1] = 0
+
+        @action(fair="weak")
+        def up(s):
+            require(s.x == 0)
+            s.x = 1
+
+        prop = decorator(returns)
+    return Returns
+
+
+@pytest.mark.parametrize("kind", ["invariant", "reachable", "constraint", "eventually", "leads_to"])
+@pytest.mark.parametrize("value", [None, 1, frozenset()])
+def test_a_property_returning_no_bool_is_an_error_naming_it(kind, value):
+    with pytest.raises(SpecError, match=r"returned .*, not a bool") as e:
+        explore(_with_result(kind, value))
+    assert e.value.where == _line_of(_with_result, "returns = ")
+
+
+def test_numpy_bools_count_as_bools():
+    numpy = pytest.importorskip("numpy")
+    result = explore(_with_result("invariant", numpy.bool_(True)))
+    assert verdicts(result) == {"prop": "holds"}
+
+
+def test_a_set_valued_parameter_is_an_error_naming_the_action():
+    class Subsets(Spec):
+        chosen: Set[Color] = frozenset()
+
+        @action
+        def pick(s, colors: Set[Color]):
+            s.chosen = colors
+
+    with pytest.raises(SpecError, match=r"action pick: parameter colors ranges over Set\[") as e:
+        Machine(Subsets)
+    assert e.value.where.endswith(str(Subsets.pick.__code__.co_firstlineno))
