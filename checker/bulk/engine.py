@@ -22,11 +22,10 @@ from typing import Callable
 import numpy as np
 import z3
 
-from ..errors import CheckerError
+from ..errors import SPEC_FAILURES
 from ..explorer import CheckOptions, ExplicitEngine, Search, coverage, verdicts
 from ..machine import Binding, Machine
 from ..results import RunResult, Stats
-from ..symbolic.paths import SymbolicError
 from ..symbolic.relation import Relation
 from ..symbolic.shapes import shape_of
 from .layout import Layout, Unsupported  # noqa: F401  (Unsupported: what callers catch)
@@ -66,6 +65,15 @@ class BulkEngine:
         self.layout = Layout([shape_of(v.domain, machine.env) for v in machine.variables])
         if automatic and self.layout.words > AUTO_WORDS:
             raise Unsupported(f"a state packs into {self.layout.words} words")
+        try:
+            self._compile(automatic)
+        except Unsupported:
+            raise
+        except SPEC_FAILURES as e:      # the interpreter reports a spec's own errors
+            raise Unsupported(f"the spec has no relation: {e}") from None
+
+    def _compile(self, automatic: bool):
+        """The relation's steps, properties, constraint and terminal states as array code."""
         self.rel = rel = self._relation(automatic)
         leaves = leaf_index(rel.flat)
 
@@ -76,11 +84,11 @@ class BulkEngine:
             changed = [(i, t) for i, (x, t) in enumerate(zip(rel.flat, s.next)) if not x.eq(t)]
             self.steps.append(_Step(s.binding, [i for i, _ in changed],
                                     compiled([t for _, t in changed])))
-        f = rel.formula
+        f, m = rel.formula, self.machine
         self.decided = [(p.name, z3.Not(f(p.fn, p.name))) for p in self.search.invariants] + \
                        [(p.name, f(p.fn, p.name)) for p in self.search.reachables]
-        self.constraint = compiled([z3.And([f(c, "constraint") for c in machine.constraints])])
-        self.terminal = compiled([z3.Or([f(t, "terminal") for t in machine.terminals])])
+        self.constraint = compiled([z3.And([f(c, "constraint") for c in m.constraints])])
+        self.terminal = compiled([z3.Or([f(t, "terminal") for t in m.terminals])])
         self.level = compiled([rel.failing()] + [t for _, t in self.decided] +
                               [s.guard for s in rel.steps])
 
@@ -91,12 +99,7 @@ class BulkEngine:
             projected = (time.process_time() - started) / share
             if automatic and projected > AUTO_SECONDS:
                 raise Unsupported(f"reading the spec as a relation would take ~{projected:.0f} s")
-        try:
-            return Relation(self.machine, budget=budget)
-        except Unsupported:
-            raise
-        except (SymbolicError, CheckerError) as e:
-            raise Unsupported(f"the spec has no relation: {e}") from None
+        return Relation(self.machine, budget=budget)
 
     # ------------------------------------------------------------ the search
 

@@ -19,6 +19,7 @@ from ..domains import Fill, OutOfDomain
 from ..dsl import spec_members
 from ..errors import DomainError, SpecError, user_frame, where_defined
 from ..machine import MISSING, Binding, Machine
+from ..machine import truth as concrete_truth
 from .merge import Scratch, merging
 from .paths import Explorer
 from .rewrite import Compiler
@@ -183,8 +184,8 @@ class Relation:
     def formula(self, fn, what) -> z3.BoolRef:
         """`fn(s)` (a property, constraint, ...) as a formula over x."""
         def truth(sc, outcome):
-            term = bool_term(outcome)
-            return z3.BoolVal(bool(outcome)) if term is None else term
+            term = bool_term(outcome)         # a concrete non-bool is a failure, as explicitly
+            return z3.BoolVal(concrete_truth(outcome, what, fn)) if term is None else term
         return z3.Or([z3.And(p.condition, p.outcome)
                       for p in self._paths(fn, (), what, self.view, truth)])
 
