@@ -207,14 +207,8 @@ class ExplicitEngine:
             results.append(PropertyResult(p.name, p.kind, verdict, reason, trace, where=p.where))
         lassos = liveness.check(m, list(parents), search.liveness) if search.liveness and not stopped else {}
         for p in search.liveness:
-            if stopped:
-                results.append(PropertyResult(p.name, p.kind, Verdict.UNKNOWN, stopped, where=p.where))
-            elif lassos[p.name] is None:
-                results.append(PropertyResult(p.name, p.kind, Verdict.HOLDS, where=p.where))
-            else:
-                results.append(PropertyResult(p.name, p.kind, Verdict.VIOLATED,
-                                              "a fair behaviour that never gets there (lasso)",
-                                              lassos[p.name], where=p.where))
+            verdict, reason, trace = lassos.get(p.name, (Verdict.UNKNOWN, stopped, None))
+            results.append(PropertyResult(p.name, p.kind, verdict, reason, trace, where=p.where))
         if self.options.deadlock:
             if deadlock_at is not None:
                 results.append(PropertyResult(
