@@ -107,7 +107,8 @@ def action(fn=None, *, group: str | None = None, fair: str | None = None,
     """A transition: `def step(s, p: Domain, ...)`; each parameter binding is one action.
 
     `fair="weak"`: each binding, if enabled continuously, is eventually taken;
-    `fair="strong"`: if enabled infinitely often, it is taken infinitely often.
+    `fair="strong"`: if enabled infinitely often, it is taken infinitely often. As in
+    TLA+, only steps that change the state count, both for enabled and for taken.
     `fair_when=pred` restricts fairness to the steps taken from states where `pred(s)`
     holds (TLA+ `WF(pred and A)`), e.g. a reconcile that is owed because the last one
     asked to be requeued. Fairness only matters to liveness properties; a model file may

@@ -214,14 +214,8 @@ def verdicts(m: Machine, options: CheckOptions, search: Search, path_of, deadloc
             trace = None
         results.append(PropertyResult(p.name, p.kind, verdict, reason, trace, where=p.where))
     for p in search.liveness:
-        if stopped:
-            results.append(PropertyResult(p.name, p.kind, Verdict.UNKNOWN, stopped, where=p.where))
-        elif lassos[p.name] is None:
-            results.append(PropertyResult(p.name, p.kind, Verdict.HOLDS, where=p.where))
-        else:
-            results.append(PropertyResult(p.name, p.kind, Verdict.VIOLATED,
-                                          "a fair behaviour that never gets there (lasso)",
-                                          lassos[p.name], where=p.where))
+        verdict, reason, trace = lassos.get(p.name, (Verdict.UNKNOWN, stopped, None))
+        results.append(PropertyResult(p.name, p.kind, verdict, reason, trace, where=p.where))
     if options.deadlock:
         if deadlock_at is not None:
             results.append(PropertyResult(

@@ -2,7 +2,9 @@
 
 Each state's `#meta` names the step that produced it: `action`, `kind` (init, action,
 fault), `params` and `choices`. Ghost variables are listed in the trace's `#meta.ghost`
-so renderers can set them apart from the system's state.
+so renderers can set them apart from the system's state. A lasso's trace `#meta` adds
+`loop_step`, the step from the last state back to state `loop`, and, for a property with
+parameters, `property_params`, the instance it refutes.
 """
 from __future__ import annotations
 
@@ -25,8 +27,7 @@ def to_itf(machine: Machine, trace: Trace, **meta: Any) -> dict:
     variables = machine.variables
     states = []
     for i, step in enumerate(trace.steps):
-        state = {"#meta": {"index": i, "action": step.action or "init", "kind": step.kind,
-                           "params": step.params, "choices": list(step.choices)}}
+        state = {"#meta": {"index": i, **_step_meta(step)}}
         for v, code in zip(variables, step.state):
             state[v.name] = v.domain.to_itf(v.domain.plain(code))
         states.append(state)
@@ -39,10 +40,19 @@ def to_itf(machine: Machine, trace: Trace, **meta: Any) -> dict:
         "ghost": [v.name for v in variables if v.ghost],
         **meta,
     }
+    if trace.closing is not None:
+        head["loop_step"] = _step_meta(trace.closing)       # from the last state to `loop`
+    if trace.property_params:
+        head["property_params"] = trace.property_params
     data = {"#meta": head, "vars": [v.name for v in variables], "states": states}
     if trace.loop is not None:
         data["loop"] = trace.loop
     return data
+
+
+def _step_meta(step: Step) -> dict:
+    return {"action": step.action or "init", "kind": step.kind, "params": step.params,
+            "choices": list(step.choices)}
 
 
 def _plain_const(value):
@@ -86,13 +96,26 @@ def from_itf(machine: Machine, data: dict, source: str = "trace") -> Trace:
             except (OutOfDomain, KeyError, TypeError, ValueError) as e:
                 raise TraceError(f"state {i}, variable {v.name}: {e}", source) from None
         code = tuple(values[n] for n in names)
-        meta = state.get("#meta", {}) if isinstance(state.get("#meta"), dict) else {}
-        action = meta.get("action")
-        steps.append(Step(code, None if action in (None, "init") or i == 0 else action,
-                          meta.get("kind", "init" if i == 0 else "action"),
-                          {k: str(v) for k, v in (meta.get("params") or {}).items()},
-                          tuple(meta.get("choices") or ())))
+        steps.append(_read_step(code, _dict(state.get("#meta")), i == 0))
     loop = data.get("loop")
     if loop is not None and not (isinstance(loop, int) and 0 <= loop < len(steps)):
         raise TraceError(f"loop index {loop!r} is outside the trace", source)
-    return Trace(steps, loop)
+    head = _dict(data.get("#meta"))
+    closing = head.get("loop_step")
+    if loop is None or loop == len(steps) - 1 or not isinstance(closing, dict):
+        closing = None                                  # no cycle to close, or not recorded
+    return Trace(steps, loop, closing and _read_step(steps[loop].state, closing, False),
+                 {k: str(v) for k, v in _dict(head.get("property_params")).items()})
+
+
+def _dict(value) -> dict:
+    return value if isinstance(value, dict) else {}
+
+
+def _read_step(code: tuple, meta: dict, first: bool) -> Step:
+    """The step to state `code`, labelled from its `#meta` (none for the first state)."""
+    action = meta.get("action")
+    return Step(code, None if action in (None, "init") or first else action,
+                meta.get("kind", "init" if first else "action"),
+                {k: str(v) for k, v in (meta.get("params") or {}).items()},
+                tuple(meta.get("choices") or ()))

@@ -1,145 +1,163 @@
 """Liveness on the explicit state graph: fair cycles, found with strongly connected components.
 
 A liveness property fails when some *fair* behaviour avoids the good states forever.
-Behaviours may stutter (TLA+ semantics): staying in a state forever is fair only when no
-fair action is enabled there. A cycle (an SCC of the graph) is fair when every weakly
-fair binding is taken in it or disabled somewhere in it, and every strongly fair binding
-is taken in it or disabled everywhere in it; an SCC that fails only a strong-fairness
-condition is refined by dropping the states where that binding is enabled. Fault
-transitions never lie on a cycle: faults happen finitely often.
+Fairness is TLA+'s (`checker.fairness`): it concerns only steps that change the state.
+Behaviours may stutter: staying in a state forever is fair when no fairness condition is
+enabled there. A cycle (an SCC of the graph) is fair when every weak condition is taken in
+it or disabled somewhere in it, and every strong condition is taken in it or disabled
+everywhere in it; an SCC that fails only a strong condition is refined by dropping the
+states where that condition is enabled. Fault transitions never lie on a cycle: faults
+happen finitely often.
 
-The counterexample is a lasso: the shortest prefix found by BFS into a fair SCC, then a
-cycle through it that takes (or passes a state disabling) every fair binding it must.
+A `@constraint` cuts successors, not enabledness: a fair step that leaves the constraint
+still makes its condition enabled, so a behaviour stuck at the border is unfair. When the
+property holds only for that reason (it would be violated if those cut steps did not
+count), the verdict is `unknown`: the constraint, not the system, forced the progress.
+
+The counterexample is a lasso: the shortest stem into the nearest fair cycle (or a state
+where stuttering is fair), then a cycle through that component that meets every fairness
+condition it must, with every sub-loop fairness does not need cut out.
 """
 from __future__ import annotations
 
 from collections import deque
 
 from .errors import SPEC_FAILURES
-from .machine import Binding, Machine, truth
+from .fairness import by_binding, conditions, moves
+from .machine import Machine, truth
+from .results import Verdict
 from .trace import Step, Trace, find_step
+
+Edge = tuple[int, int]                           # (binding index, target state id)
 
 
 class StateGraph:
-    """The reachable states (BFS order) with labelled edges and enabled fair bindings."""
+    """The reachable states (BFS order), their state-changing edges, and the fairness
+    conditions enabled in each."""
 
     def __init__(self, machine: Machine, states: list[tuple]):
         self.machine = machine
         self.states = states
         self.ids = {st: i for i, st in enumerate(states)}
-        self.edges: list[list[tuple[int, int]]] = [[] for _ in states]   # (binding, target)
-        self.fair = {b.index: b for b in machine.bindings if b.fair}
-        self.enabled: list[frozenset[int]] = []     # fair bindings enabled (and owed) in each state
-        self.unowed: set[tuple[int, int]] = set()   # (binding, state): fairness does not apply
+        self.conditions = conditions(machine)
+        self.of_binding = by_binding(self.conditions)
+        self.faults = {b.index for b in machine.bindings if b.kind == "fault"}
+        self.edges: list[list[Edge]] = [[] for _ in states]
+        self.unowed: set[tuple[int, int]] = set()   # (binding, state): its fair_when is false
+        self.enabled: list[frozenset[int]] = []     # conditions enabled in each state...
+        self.cut: list[frozenset[int]] = []         # ... and enabled only by steps a constraint cut
         for i, st in enumerate(states):
-            on = set()
-            for b, _, succ in machine.successors(st):
+            kept, cut = set(), set()
+            for b, succ, owed in moves(machine, st):
                 j = self.ids.get(succ)
                 if j is not None:                   # successors outside a constraint are not kept
                     self.edges[i].append((b.index, j))
-                if b.index in self.fair:
-                    on.add(b.index)
-            for b in list(on):
-                when = self.fair[b].fair_when
-                if when is not None and not machine.check(when, st, f"fair_when of {self.fair[b].name}"):
-                    on.discard(b)
-                    self.unowed.add((b, i))
-            self.enabled.append(frozenset(on))
-        self.faults = {b.index for b in machine.bindings if b.kind == "fault"}
+                if not owed:
+                    self.unowed.add((b.index, i))
+                    continue
+                (kept if j is not None else cut).update(self.of_binding.get(b.index, ()))
+            self.cut.append(frozenset(cut - kept))
+            self.enabled.append(frozenset(kept | cut))
+        self.visible = [e - c for e, c in zip(self.enabled, self.cut)] if any(self.cut) else self.enabled
 
-    def region(self, starts: list[int], inside: list[bool]) -> dict[int, None]:
-        """States reachable from `starts` through states where `inside` holds, in BFS order."""
-        seen = dict.fromkeys(s for s in starts if inside[s])
-        todo = deque(seen)
-        while todo:
-            u = todo.popleft()
-            for _, v in self.edges[u]:
-                if inside[v] and v not in seen:
-                    seen[v] = None
-                    todo.append(v)
-        return seen
+    def counted(self, b: int, u: int) -> tuple[int, ...]:
+        """The conditions that binding `b`'s step from state `u` takes."""
+        return () if (b, u) in self.unowed else self.of_binding.get(b, ())
 
-    def fair_component(self, nodes: dict[int, None]) -> tuple[set[int], dict] | None:
-        """A fair SCC within `nodes` (with how each fair binding is satisfied), or None.
-        Stuttering is tried first, nearest the start, as it gives the shortest lasso."""
-        for s in nodes:
-            if not self.enabled[s]:
-                return {s}, {}                      # stuttering here forever is fair
-        return self._search(set(nodes))
+    def takes(self, u: int, v: int) -> set[int]:
+        """The conditions the step u -> v takes: those of every binding that makes it."""
+        return {k for b, w in self.edges[u] if w == v for k in self.counted(b, u)}
 
-    def _search(self, nodes: set[int]):
+    # ------------------------------------------------------------ fair components
+
+    def fair_components(self, nodes: set[int], enabled: list[frozenset[int]]):
+        """Each fair SCC (of two states or more) within `nodes`, under `enabled`."""
         import networkx as nx          # a third of a second to import: only when needed
         graph = nx.DiGraph()
         graph.add_nodes_from(nodes)
-        for u in nodes:
-            for b, v in self.edges[u]:
-                if v in nodes and b not in self.faults:
-                    graph.add_edge(u, v)
+        graph.add_edges_from((u, v) for u in nodes for b, v in self.edges[u]
+                             if v in nodes and b not in self.faults)
         for comp in sorted(nx.strongly_connected_components(graph), key=min):
-            if len(comp) == 1 and not graph.has_edge(next(iter(comp)), next(iter(comp))):
+            if len(comp) < 2:          # one state: fair only as stuttering, tried apart
                 continue
-            taken = {b for u in comp for b, v in self.edges[u]
-                     if v in comp and b not in self.faults and (b, u) not in self.unowed}
-            how, refine = {}, None
-            for b, binding in self.fair.items():
-                disabled_at = [s for s in comp if b not in self.enabled[s]]
-                if b in taken:
-                    how[b] = "taken"
-                elif binding.fair == "weak" and disabled_at:
-                    how[b] = disabled_at[0]
-                elif binding.fair == "strong" and len(disabled_at) == len(comp):
-                    how[b] = disabled_at[0]
-                elif binding.fair == "strong" and disabled_at:
-                    refine = set(disabled_at)           # drop the states where b is enabled
-                    break
-                else:
-                    how = None
-                    break
-            if how is not None and refine is None:
-                return comp, how
-            if refine:
-                found = self._search(refine)
-                if found:
-                    return found
-        return None
+            taken = {k for u in comp for b, v in self.edges[u] if v in comp and b not in self.faults
+                     for k in self.counted(b, u)}
+            owing = [k for k in range(len(self.conditions))
+                     if k not in taken and any(k in enabled[s] for s in comp)]
+            if any(self.conditions[k].kind == "weak" and all(k in enabled[s] for s in comp)
+                   for k in owing):
+                continue
+            strong = [k for k in owing if self.conditions[k].kind == "strong"]
+            if not strong:
+                yield comp
+            else:                      # drop the states where it is enabled
+                yield from self.fair_components({s for s in comp if strong[0] not in enabled[s]},
+                                                enabled)
 
-    def path(self, sources: list[int], targets: set[int], allowed=None) -> list[int] | None:
-        """Shortest path (state ids) from one of `sources` to one of `targets`."""
-        parent = {s: None for s in sources if allowed is None or s in allowed}
+    def nearest_fair(self, region: list[int], enabled) -> tuple[int, set[int]] | None:
+        """(entry, component) nearest the start in `region` (BFS order): a state where
+        stuttering is fair (component {entry}) or the first state of a fair SCC."""
+        order = {s: n for n, s in enumerate(region)}
+        stutter = next((s for s in region if not enabled[s]), None)
+        best = (order[stutter], {stutter}) if stutter is not None else None
+        for comp in self.fair_components(set(region), enabled):
+            near = min(order[s] for s in comp)
+            if best is None or near < best[0]:
+                best = (near, comp)
+        return None if best is None else (region[best[0]], best[1])
+
+    # ------------------------------------------------------------ the lasso
+
+    def stems(self, init_ids: list[int], trigger: set[int], bad: list[bool],
+              before_trigger: bool) -> dict[tuple[int, bool], tuple[int, bool] | None]:
+        """Shortest stems, as BFS parents over (state, triggered): a behaviour goes
+        anywhere (only if `before_trigger`) until a trigger state, then only through bad
+        states. The triggered states, in insertion order, are the region, nearest first."""
+        starts = [(i, True) for i in init_ids if i in trigger]
+        if before_trigger:
+            starts += [(i, False) for i in init_ids]
+        parent: dict[tuple[int, bool], tuple[int, bool] | None] = dict.fromkeys(starts)
         todo = deque(parent)
         while todo:
-            u = todo.popleft()
-            if u in targets:
-                out = [u]
-                while parent[out[-1]] is not None:
-                    out.append(parent[out[-1]])
-                return out[::-1]
+            u, triggered = node = todo.popleft()
             for _, v in self.edges[u]:
-                if v not in parent and (allowed is None or v in allowed):
-                    parent[v] = u
-                    todo.append(v)
-        return None
+                if triggered:
+                    nexts = [(v, True)] if bad[v] else []
+                else:
+                    nexts = [(v, True), (v, False)] if v in trigger else [(v, False)]
+                for nxt in nexts:
+                    if nxt not in parent:
+                        parent[nxt] = node
+                        todo.append(nxt)
+        return parent
 
-    def cycle(self, entry: int, comp: set[int], how: dict) -> list[tuple[int, int]]:
-        """Edges (binding, target) from `entry` around `comp` and back, meeting `how`:
-        each fair binding taken once, or a state disabling it visited. Empty: a stutter."""
-        if comp == {entry} and not any(v == entry for _, v in self.edges[entry]):
-            return []
-        steps: list[tuple[int, int]] = []
+    def cycle(self, entry: int, comp: set[int], enabled) -> list[Edge]:
+        """Edges from `entry` round `comp` and back that meet every condition enabled in
+        `comp`: each weak one taken or a state disabling it visited, each strong one taken.
+        Greedy, nearest obligation first, then unneeded sub-loops are cut out."""
+        need = {k for s in comp for k in enabled[s]}
+        weak = {k for k in need if self.conditions[k].kind == "weak"}
+
+        def unmet(edges: list[Edge]) -> set[int]:
+            left, u = need - (weak - enabled[entry]), entry
+            for _, v in edges:
+                left -= self.takes(u, v) | (weak - enabled[v])
+                u = v
+            return left
+
+        edges: list[Edge] = []
         here = entry
-        for b, h in how.items():
-            if h == "taken":
-                steps += self._hops(here, lambda eb, u, v, b=b: eb == b and (b, u) not in self.unowed, comp)
-            elif here != h:
-                steps += self._hops(here, lambda eb, u, v, h=h: v == h, comp)
-            here = steps[-1][1] if steps else entry
-        if here != entry or not steps:
-            steps += self._hops(here, lambda eb, u, v: v == entry, comp)
-        return steps
+        while left := unmet(edges):
+            edges += self._hops(here, comp, lambda b, u, v: bool(
+                left & (set(self.counted(b, u)) | (weak - enabled[v]))))
+            here = edges[-1][1]
+        if here != entry or not edges:
+            edges += self._hops(here, comp, lambda b, u, v: v == entry)
+        return _cut_subloops(entry, edges, lambda e: not unmet(e))
 
-    def _hops(self, start: int, goal, comp: set[int]) -> list[tuple[int, int]]:
+    def _hops(self, start: int, comp: set[int], goal) -> list[Edge]:
         """Shortest non-empty run of edges inside `comp` whose last edge meets `goal`."""
-        parent: dict[int, tuple[int, int] | None] = {start: None}
+        parent: dict[int, Edge | None] = {start: None}
         todo = deque([start])
         while todo:
             u = todo.popleft()
@@ -158,76 +176,84 @@ class StateGraph:
                     todo.append(v)
         raise AssertionError("a strongly connected component must contain the goal")
 
-    def lasso(self, prefix: list[int], steps: list[tuple[int | None, int]]) -> Trace:
-        """The trace: prefix states, then the cycle; `loop` marks where it repeats."""
-        m = self.machine
-        trace = [Step(self.states[prefix[0]])]
-        for u, v in zip(prefix, prefix[1:]):
-            trace.append(find_step(m, self.states[u], self.states[v]))
-        loop = len(trace) - 1
-        prev = prefix[-1]
-        for b, v in steps[:-1]:                 # the last edge returns to the loop state
+    def lasso(self, stem: list[int], cycle: list[Edge]) -> Trace:
+        """The trace: the stem's states, then the cycle's; `loop` marks where it repeats,
+        `closing` is the cycle's last step, back to the loop state."""
+        trace = [Step(self.states[stem[0]])]
+        for u, v in zip(stem, stem[1:]):
+            trace.append(find_step(self.machine, self.states[u], self.states[v]))
+        loop, prev = len(trace) - 1, stem[-1]
+        for b, v in cycle:
             trace.append(self._step(prev, b, v))
             prev = v
-        return Trace(trace, loop)
+        closing = trace.pop() if cycle else None
+        return Trace(trace, loop, closing)
 
     def _step(self, u: int, b: int, v: int) -> Step:
-        binding: Binding = self.machine.all_bindings[b]     # indices count every binding
+        binding = self.machine.all_bindings[b]      # indices count every binding
         return find_step(self.machine, self.states[u], self.states[v], binding.name,
                          dict(binding.param_labels))
 
 
-def check(machine: Machine, states: list[tuple], properties) -> dict[str, Trace | None]:
-    """Property name -> lasso counterexample, or None when the property holds."""
+def _cut_subloops(entry: int, edges: list[Edge], fair) -> list[Edge]:
+    """`edges` (a closed walk from `entry`) without the sub-loops (between two visits of
+    one state) that `fair(edges)` does not need, longest first."""
+    while True:
+        at = [entry] + [v for _, v in edges]
+        cuts = sorted(((i, j) for i in range(len(edges)) for j in range(i + 1, len(at))
+                       if at[i] == at[j] and (i, j) != (0, len(edges))), key=lambda c: c[0] - c[1])
+        shorter = next((edges[:i] + edges[j:] for i, j in cuts if fair(edges[:i] + edges[j:])), None)
+        if shorter is None:
+            return edges
+        edges = shorter
+
+
+def check(machine: Machine, states: list[tuple], properties) -> dict[str, tuple]:
+    """Property name -> (verdict, reason, lasso or None)."""
     graph = StateGraph(machine, states)
     inits = set(machine.initial_states())
     init_ids = [graph.ids[s] for s in states if s in inits and s in graph.ids]
-    found = {}
-    for p in properties:
-        found[p.name] = next(filter(None, (_check_one(graph, machine, p, args, init_ids)
-                                           for args in p.instances)), None)
-    return found
+    return {p.name: _verdict(graph, p, init_ids) for p in properties}
 
 
-def _check_one(graph: StateGraph, machine: Machine, prop, args, init_ids) -> Trace | None:
+def _verdict(graph: StateGraph, prop, init_ids) -> tuple:
+    """Violated by the first instance (parameter binding) that is; else unknown if one is."""
+    unknown = None
+    for args, labels in zip(prop.instances, prop.instance_labels):
+        found = _check_one(graph, prop, args, init_ids)
+        where = f" for {', '.join(f'{k}={v}' for k, v in labels)}" if labels else ""
+        if isinstance(found, Trace):
+            found.property_params = dict(labels)
+            return Verdict.VIOLATED, f"a fair behaviour that never gets there (lasso){where}", found
+        if found is not None and unknown is None:
+            unknown = found + where
+    return (Verdict.UNKNOWN, unknown, None) if unknown else (Verdict.HOLDS, None, None)
+
+
+def _check_one(graph: StateGraph, prop, args, init_ids) -> Trace | str | None:
+    """A lasso, the reason the verdict is unknown, or None when this instance holds."""
+    machine = graph.machine
     if prop.kind == "eventually":
         bad = [not _holds(machine, prop, args, st) for st in graph.states]
-        starts = [i for i in init_ids if bad[i]]
-        trigger = set(starts)
+        trigger = {i for i in init_ids if bad[i]}
     else:
         pairs = [_holds(machine, prop, args, st) for st in graph.states]
         bad = [not q for _, q in pairs]
         trigger = {i for i, (p, q) in enumerate(pairs) if p and not q}
-        starts = sorted(trigger)
-    region = graph.region(starts, bad)
-    found = graph.fair_component(region)
-    if found is None:
-        return None
-    comp, how = found
-    # The prefix: to a trigger state (anywhere), then within the bad region to the SCC.
-    back = _backward(graph, comp, set(region))
-    lead = graph.path(init_ids, trigger & back)
-    tail = graph.path([lead[-1]], comp, allowed=set(region))
-    prefix = lead + tail[1:]
-    return graph.lasso(prefix, graph.cycle(prefix[-1], comp, how))
-
-
-def _backward(graph: StateGraph, comp: set[int], region: set[int]) -> set[int]:
-    """States of `region` from which `comp` is reachable inside `region`."""
-    reverse: dict[int, list[int]] = {}
-    for u in region:
-        for _, v in graph.edges[u]:
-            if v in region:
-                reverse.setdefault(v, []).append(u)
-    seen = set(comp)
-    todo = deque(comp)
-    while todo:
-        v = todo.popleft()
-        for u in reverse.get(v, ()):
-            if u not in seen:
-                seen.add(u)
-                todo.append(u)
-    return seen
+    parent = graph.stems(init_ids, trigger, bad, before_trigger=prop.kind == "leads_to")
+    region = [s for s, triggered in parent if triggered]
+    found = graph.nearest_fair(region, graph.enabled)
+    if found is not None:
+        entry, comp = found
+        stem, node = [], (entry, True)
+        while node is not None:
+            stem.append(node[0])
+            node = parent[node]
+        return graph.lasso(stem[::-1], graph.cycle(entry, comp, graph.enabled) if len(comp) > 1 else [])
+    if graph.visible is not graph.enabled and (vacuous := graph.nearest_fair(region, graph.visible)):
+        cut = sorted({graph.conditions[k].label for s in vacuous[1] for k in graph.cut[s]})
+        return f"holds only because fairness forces {', '.join(cut)} out of the @constraint; widen it to decide"
+    return None
 
 
 def _holds(machine: Machine, prop, args, st):

@@ -25,6 +25,7 @@ from .values import NO_ARG, MapValue, SetValue
 MISSING = object()
 PROPERTY_KINDS = ("invariant", "reachable", "eventually", "leads_to")
 LIVENESS_KINDS = ("eventually", "leads_to")
+MODEL_FAIRNESS = FAIRNESS + tuple(f"{f}-group" for f in FAIRNESS) + ("none",)   # [fairness] values
 DECODE_CACHE = 1 << 15      # decoded maps/sets kept per variable: undo leaves them as decoded
 
 
@@ -89,6 +90,16 @@ def bake(fn: Callable | None, args: tuple) -> Callable | None:
     return baked
 
 
+@dataclasses.dataclass(frozen=True)
+class Fairness:
+    """One fairness condition: WF or SF of the disjunction of some bindings (TLA+
+    `WF_vars(A1 \\/ A2 ...)`): enabled when one member is, taken when one is."""
+
+    kind: str                          # "weak" or "strong"
+    label: str                         # a binding's label, or the action or group named
+    members: frozenset[int]            # Binding.index of each member
+
+
 @dataclasses.dataclass
 class Property:
     name: str
@@ -97,6 +108,8 @@ class Property:
     where: str | None
     instances: list[tuple] = dataclasses.field(default_factory=lambda: [()])
     """Parameter bindings of a liveness property (`def p(s, x: Domain)`): each must hold."""
+    instance_labels: list[tuple[tuple[str, str], ...]] = dataclasses.field(default_factory=lambda: [()])
+    """(parameter, value shown) of each instance, as Binding.param_labels."""
 
 
 class ExplicitOracle(Oracle):
@@ -170,6 +183,7 @@ class Machine:
             raise SpecError("a spec has at most one @initial method", self.where)
         self.initializer = inits[0] if inits else None
         self.all_bindings = self._collect_bindings(roles, members)
+        self.joint_fairness: list[Fairness] = []    # "weak-group" / "strong-group" of the model
         self._bind_fairness(fairness or {})
         self.bindings = [b for b in self.all_bindings if b.group is None or self.groups[b.group]]
         self.oracle = ExplicitOracle(self.env)
@@ -230,17 +244,23 @@ class Machine:
         return {g: given.get(g, g not in faulty) for g in sorted(declared)}
 
     def _bind_fairness(self, given):
-        """Apply the model's fairness overrides; faults are never fair."""
+        """Apply the model's fairness overrides; faults are never fair. "weak" or "strong"
+        is the fairness of each binding named; "weak-group" or "strong-group" that of all
+        of them as one action, instead of their own."""
         for name, fair in given.items():
             chosen = [b for b in self.all_bindings if name in (b.name, b.group)]
             if not chosen:
                 raise BindError(name, f"fairness: no action or group named {name!r}")
-            if fair not in FAIRNESS + ("none",):
-                raise BindError(name, f"fairness of {name}: expected weak, strong or none, got {fair!r}")
-            if fair != "none" and any(b.kind == "fault" for b in chosen):
+            if fair not in MODEL_FAIRNESS:
+                raise BindError(name, f"fairness of {name}: expected {', '.join(MODEL_FAIRNESS[:-1])} "
+                                      f"or none, got {fair!r}")
+            kind, _, joint = fair.partition("-")
+            if kind != "none" and any(b.kind == "fault" for b in chosen):
                 raise BindError(name, f"fairness of {name}: faults are never fair")
             for b in chosen:
-                b.fair = None if fair == "none" else fair
+                b.fair = kind if kind != "none" and not joint else None
+            if joint:
+                self.joint_fairness.append(Fairness(kind, name, frozenset(b.index for b in chosen)))
 
     def _parameters(self, name, fn, members) -> tuple[list[str], list[Domain]]:
         """Names and resolved domains of the parameters after `s`."""
@@ -263,8 +283,9 @@ class Machine:
         if params and kind not in LIVENESS_KINDS:
             raise SpecError(f"{name}: only liveness properties take parameters; write "
                             f"all(...) or any(...) over the domain instead", where_defined(fn))
-        return Property(name, kind, fn, where_defined(fn),
-                        list(itertools.product(*(d.values for d in domains))))
+        instances = list(itertools.product(*(d.values for d in domains)))
+        labels = [tuple((p, d.show(v)) for p, d, v in zip(params, domains, combo)) for combo in instances]
+        return Property(name, kind, fn, where_defined(fn), instances, labels)
 
     def _collect_bindings(self, roles, members):
         bindings = []

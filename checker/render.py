@@ -41,6 +41,8 @@ def print_result(out: Console, result: RunResult) -> None:
         trace = p.trace_path or ""
         if p.trace is not None:
             trace = f"{len(p.trace.steps) - 1} steps  {trace}"
+            if p.trace.property_params:
+                trace = ", ".join(f"{k}={v}" for k, v in p.trace.property_params.items()) + f": {trace}"
         elif p.verdict is Verdict.UNKNOWN and p.reason:
             trace = p.reason
         table.add_row(escape(p.name), p.kind, verdict, p.expected.value if p.expected else "-",
@@ -130,26 +132,40 @@ def print_trace(out: Console, data: dict) -> None:
     previous: dict | None = None
     for i, state in enumerate(data["states"]):
         smeta = state.get("#meta", {}) if isinstance(state.get("#meta"), dict) else {}
-        action = smeta.get("action", "init" if i == 0 else "?")
-        params = smeta.get("params") or {}
-        label = action + (f"({', '.join(f'{k}={v}' for k, v in params.items())})" if params else "")
-        if smeta.get("choices"):
-            label += f" choosing {', '.join(map(str, smeta['choices']))}"
-        label = escape(label)
-        if smeta.get("kind") == "fault":
-            label = f"[red]fault[/] {label}"
+        label = _step_label(smeta, "init" if i == 0 else "?")
         if loop is not None and i == loop:
             label = f"[magenta]⟲ loop starts[/] {label}"
-        rows = []
-        for var in data["vars"]:
-            new = itf_text(state.get(var))
-            tag = " [dim](ghost)[/]" if var in ghost else ""
-            if previous is None:
-                rows.append(f"{escape(var)}{tag} = {escape(new)}")
-            else:
-                rows += [escape(line) + tag for line in itf_diff(var, previous.get(var), state.get(var))]
-        table.add_row(str(i), label, "\n".join(rows) or "[dim](no change)[/]")
+        table.add_row(str(i), label, _changes(data["vars"], ghost, previous, state))
         previous = state
+    last = len(data["states"]) - 1
+    if isinstance(loop, int) and 0 <= loop < last:       # the step that closes the cycle
+        closing = meta.get("loop_step") if isinstance(meta.get("loop_step"), dict) else {}
+        table.add_row("⟲", f"{_step_label(closing, 'a step')} [magenta]back to state {loop}[/]",
+                      _changes(data["vars"], ghost, previous, data["states"][loop]))
     out.print(table)
     if loop is not None:
-        out.print(f"[magenta]the last state loops back to state {loop}[/]")
+        out.print(f"[magenta]the behaviour stays in state {loop} forever (stuttering)[/]" if loop == last
+                  else f"[magenta]the last state loops back to state {loop}[/]")
+
+
+def _step_label(smeta: dict, default: str) -> str:
+    """`action(k=v) choosing ...`, marked when a fault, as rich markup."""
+    action = smeta.get("action", default)
+    params = smeta.get("params") or {}
+    label = action + (f"({', '.join(f'{k}={v}' for k, v in params.items())})" if params else "")
+    if smeta.get("choices"):
+        label += f" choosing {', '.join(map(str, smeta['choices']))}"
+    label = escape(label)
+    return f"[red]fault[/] {label}" if smeta.get("kind") == "fault" else label
+
+
+def _changes(variables: list, ghost: set, previous: dict | None, state: dict) -> str:
+    """Every variable of the first state; then what changed, or `(no change)`."""
+    rows = []
+    for var in variables:
+        tag = " [dim](ghost)[/]" if var in ghost else ""
+        if previous is None:
+            rows.append(f"{escape(var)}{tag} = {escape(itf_text(state.get(var)))}")
+        else:
+            rows += [escape(line) + tag for line in itf_diff(var, previous.get(var), state.get(var))]
+    return "\n".join(rows) or "[dim](no change)[/]"

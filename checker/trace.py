@@ -2,13 +2,15 @@
 
 A trace is a list of states, each with the action (and parameters and choices) that
 produced it. `checker.itf` writes and reads them as ITF JSON; `replay` re-validates
-one against a spec step by step (trace validation) and says where it first diverges.
+one against a spec step by step (trace validation) and says where it first diverges, or
+why a lasso's cycle is not a fair behaviour.
 """
 from __future__ import annotations
 
 import dataclasses
 from typing import Any
 
+from .fairness import unfair
 from .machine import Machine
 
 
@@ -32,6 +34,9 @@ class Step:
 class Trace:
     steps: list[Step]
     loop: int | None = None                        # index where a lasso's cycle starts
+    closing: Step | None = None                    # a lasso's step from the last state back to `loop`
+    property_params: dict[str, str] = dataclasses.field(default_factory=dict)
+    """The parameter values of the liveness property's instance the trace refutes."""
 
     @property
     def states(self) -> list[tuple]:
@@ -87,7 +92,8 @@ class ReplayReport:
 
 
 def replay(machine: Machine, trace: Trace) -> ReplayReport:
-    """Check that the first state is initial and each step is a transition of the spec."""
+    """Check that the first state is initial, each step is a transition of the spec, and
+    a lasso's cycle closes and is fair."""
     first = trace.steps[0].state
     inits = machine.initial_states()
     if first not in inits:
@@ -108,13 +114,30 @@ def replay(machine: Machine, trace: Trace) -> ReplayReport:
                 why = f"no transition {label} leads from state {i - 1} to state {i}: " + \
                       _closest(machine, candidates, step.state)
             return ReplayReport(False, i, f"step {i}: {why}", i)
-    if trace.loop is not None and trace.loop != len(trace.steps) - 1:   # else: stuttering
-        last, back = trace.steps[-1].state, trace.steps[trace.loop].state
-        if not any(succ == back for _, _, succ in machine.successors(last)):
-            return ReplayReport(False, len(trace.steps), f"the loop back to state {trace.loop} "
-                                f"is not a transition of the spec", len(trace.steps))
+    if trace.loop is not None:
+        return _replay_cycle(machine, trace)
     return ReplayReport(True, len(trace.steps) - 1,
                         f"all {len(trace.steps) - 1} steps are transitions of the spec")
+
+
+def _replay_cycle(machine: Machine, trace: Trace) -> ReplayReport:
+    """A lasso's step back to its loop state is a transition (with the closing step's
+    label, if the trace has one), and going round the cycle forever is fair."""
+    n, loop, closing = len(trace.steps), trace.loop, trace.closing
+    steps = n - 1
+    if loop != n - 1:                                   # else: stuttering, always allowed
+        steps += 1
+        label = (closing.action, closing.params) if closing and closing.action else ()
+        try:
+            find_step(machine, trace.steps[-1].state, trace.steps[loop].state, *label)
+        except LookupError:
+            return ReplayReport(False, n, f"{closing.label if label else 'the loop'} back to "
+                                f"state {loop} is not a transition of the spec", n)
+    why = unfair(machine, [s.state for s in trace.steps[loop:]], loop)
+    if why:
+        return ReplayReport(False, n, f"the cycle from state {loop} is not fair: {why}", loop)
+    return ReplayReport(True, steps, f"all {steps} steps are transitions of the spec, and the "
+                        f"cycle from state {loop} is fair")
 
 
 def _closest(machine: Machine, candidates: list[tuple], target: tuple) -> str:

@@ -27,12 +27,12 @@ LASSOS = {
     ("live_ops_F1", "l5_runs_at_least_once"): (22, 22),     # one dashboard error: 300 s of 404s
     ("live_hand_job_F1", "l1_reaches_complete_or_failed"): (14, 14),   # gap (i): error loop
     ("live_hand_job_F1", "l5_runs_at_least_once"): (14, 14),
-    ("live_http_head_ft_F1", "l1_reaches_complete_or_failed"): (24, 19),  # stranded PENDING
+    ("live_http_head_ft_F1", "l1_reaches_complete_or_failed"): (20, 19),  # stranded PENDING
 }
 
 # Real bugs that break a claim the faithful spec keeps: (mutant, model, property, steps, loop).
 MUTANT_LASSOS = [
-    (mutants.PreFix3903, "live_head_noft_F1", "l1_reaches_complete_or_failed", 27, 22),  # #3903
+    (mutants.PreFix3903, "live_head_noft_F1", "l1_reaches_complete_or_failed", 23, 22),  # #3903
     (mutants.StopJobFatal, "live_delete_F1", "l2_deleted_rayjob_removed", 7, 6),       # #4850
 ]
 
@@ -110,7 +110,7 @@ def test_removing_fairness_refutes_what_held():
     weak_clock = Machine(RayJobLive, model.constants, model.groups, fairness={"clock": "weak"})
     p = lasso_of(weak_clock, "l1_reaches_complete_or_failed")
     assert p.verdict.value == "violated"
-    assert (len(p.trace.steps) - 1, p.trace.loop) == (24, 19)
+    assert (len(p.trace.steps) - 1, p.trace.loop) == (20, 19)
     assert_counterexample(weak_clock, "l1_reaches_complete_or_failed", p.trace)
 
 
