@@ -23,8 +23,8 @@ def _lazy(module: str, cls: str) -> Callable[..., object]:
 
 
 def _explicit(machine, options, progress=None):
-    """The bulk engine where it pays (small states, a relation read in a second), else the
-    interpreter; the same search either way."""
+    """The bulk engine where it pays (small states, a relation read in two seconds), else
+    the interpreter; the same search either way."""
     from .bulk.engine import BulkEngine, Unsupported      # numpy, only when it runs
     try:
         return BulkEngine(machine, options, progress, automatic=True)

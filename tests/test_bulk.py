@@ -135,27 +135,28 @@ def test_a_failing_step_is_reported_as_the_interpreter_reports_it():
 
 
 class Wide(Spec):
-    """70 bits of state: two words."""
-    xs: Map[Int[1, 10], Int[0, 99]] = Map.fill(0)
+    """280 bits of state: five words."""
+    xs: Map[Int[1, 40], Int[0, 99]] = Map.fill(0)
 
     @action
-    def bump(s, i: Int[1, 10]):
+    def bump(s, i: Int[1, 3]):
         require(s.xs[i] < 2)
         s.xs[i] += 1
 
     @invariant
     def sum_bounded(s):
-        return sum(s.xs.values()) <= 19
+        return sum(s.xs.values()) <= 5
 
 
 def test_states_of_several_words_need_the_bulk_engine_asked_for_by_name():
     machine, options = Machine(Wide), CheckOptions()
     automatic = run_engine("explicit", machine, options)
-    assert automatic.method == "interpreter: a state packs into 2 words"
+    assert automatic.method == "interpreter: a state packs into 5 words"
     forced = run_engine("bulk", machine, options)
-    assert forced.method == "bulk evaluation, 2 words a state"
+    assert forced.method == "bulk evaluation, 5 words a state"
     assert observed(forced) == observed(automatic)
-    assert forced.stats.distinct_states == 3 ** 10
+    assert forced.stats.distinct_states == 3 ** 3
+    assert forced.properties[0].verdict.value == "violated"
 
 
 def test_the_automatic_choice_takes_bulk_where_it_can_and_says_why_not_elsewhere():

@@ -31,7 +31,7 @@ from ..symbolic.shapes import shape_of
 from .layout import Layout, Unsupported  # noqa: F401  (Unsupported: what callers catch)
 from .vectorize import compile_terms, leaf_index, truth
 
-AUTO_WORDS = 1          # chosen automatically only for states that pack into one word
+AUTO_WORDS = 4          # chosen automatically only for states of at most four words
 AUTO_SECONDS = 2.0      # and whose relation reads in about this long (CPU seconds)
 CHUNK = 1 << 18         # states expanded together: bounds the memory successors take
 
@@ -55,7 +55,7 @@ class BulkEngine:
     def __init__(self, machine: Machine, options: CheckOptions, progress=None,
                  automatic: bool = False):
         """Reads the spec as arrays; raises Unsupported where it cannot. `automatic`:
-        only where bulk is sure to pay (one-word states, a quick relation)."""
+        only where bulk is sure to pay (small states, a quick relation)."""
         self.machine, self.options, self.progress = machine, options, progress
         self.search = Search(machine, options)
         if self.search.liveness:
