@@ -11,6 +11,7 @@ import dataclasses
 import time
 from typing import Callable
 
+from .dispatch import Dispatch
 from .dsl import Disabled, install_oracle
 from .errors import SPEC_FAILURES
 from .fastpath import DISABLED
@@ -95,6 +96,7 @@ class ExplicitEngine:
         load, encode, restore = m.load, m._encode, m.restore
         constraints, terminals = m.constraints, m.terminals
         bindings = [(b.index, b.guard, b.body, b.label) for b in m.bindings]
+        dispatch = Dispatch([b.selector for b in m.bindings])
         check_deadlock = opts.deadlock
         max_states = opts.max_states or float("inf")
         max_depth = opts.max_depth or float("inf")
@@ -146,7 +148,11 @@ class ExplicitEngine:
                         next_report = now + 1.0
                 base = load(sc, st)
                 produced = 0
-                for index, guard, body, label in bindings:
+                tried = dispatch.candidates(sc)            # in binding order, lowest bit first
+                while tried:
+                    low = tried & -tried
+                    tried ^= low
+                    index, guard, body, label = bindings[low.bit_length() - 1]
                     try:
                         if guard is not None and not guard(sc):
                             continue

@@ -59,19 +59,20 @@ class _RewriteRequires(ast.NodeTransformer):
         return ast.copy_location(ast.If(test=test, body=[ast.copy_location(ret, node)], orelse=[]), node)
 
 
-def split_guard(fn):
-    """(guard or None, body) for `fn`; body returns DISABLED where a require fails."""
+def _parse(fn) -> tuple[ast.FunctionDef, str, list[ast.expr], list[ast.stmt]] | None:
+    """(def, file, leading require conditions, the statements after them) of `fn`, or
+    None where its source cannot be read (or it closes over variables)."""
     if fn.__code__.co_freevars:
-        return None, fn
+        return None
     try:
         lines, first = inspect.getsourcelines(fn)
         filename = inspect.getsourcefile(fn)
     except (OSError, TypeError):
-        return None, fn
+        return None
     tree = ast.parse(textwrap.dedent("".join(lines)))
     fdef = tree.body[0]
     if not isinstance(fdef, ast.FunctionDef):
-        return None, fn
+        return None
     ast.increment_lineno(tree, first - 1)
     fdef.decorator_list = []
     body = list(fdef.body)
@@ -81,6 +82,24 @@ def split_guard(fn):
     while body and (cond := _is_require(body[0], fn.__globals__)) is not None:
         conds.append(cond)
         body = body[1:]
+    return fdef, filename, conds, body
+
+
+def leading_condition(fn) -> tuple[ast.expr, str] | None:
+    """The first `require(...)` condition of `fn`, with the name of its state parameter."""
+    parsed = _parse(fn)
+    if parsed is None or not parsed[2] or not parsed[0].args.args:
+        return None
+    fdef, _, conds, _ = parsed
+    return conds[0], fdef.args.args[0].arg
+
+
+def split_guard(fn):
+    """(guard or None, body) for `fn`; body returns DISABLED where a require fails."""
+    parsed = _parse(fn)
+    if parsed is None:
+        return None, fn
+    fdef, filename, conds, body = parsed
     fn.__globals__[_NAME] = DISABLED
     guard = None
     if conds:

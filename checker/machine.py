@@ -19,7 +19,8 @@ from .domains import Const, Domain, Expr, Fill, GhostDomain, OutOfDomain, as_dom
 from .dsl import (FAIRNESS, Disabled, Oracle, Role, Spec, install_oracle, ordered_values,
                   spec_members)
 from .errors import SPEC_FAILURES, DomainError, SpecError, user_frame, where_defined
-from .fastpath import DISABLED, split_guard
+from .dispatch import selector
+from .fastpath import DISABLED, leading_condition, split_guard
 from .values import NO_ARG, MapValue, SetValue
 
 MISSING = object()
@@ -63,6 +64,7 @@ class Binding:
     fair: str | None = None            # "weak" / "strong" fairness of this binding
     fair_when: Callable | None = None  # ... of its steps from states where this holds
     calls: str | None = None           # the actor it calls, for diagrams
+    selector: tuple | None = None      # its guard's first test, read once a state (dispatch)
 
     @property
     def args(self) -> tuple:
@@ -294,12 +296,13 @@ class Machine:
                 continue
             params, domains = self._parameters(f"action {name}", fn, members)
             guard, body = split_guard(fn)
+            first = leading_condition(fn)
             for combo in itertools.product(*(d.values for d in domains)):
                 bindings.append(Binding(
                     len(bindings), name, role.kind, role.group, tuple(zip(params, combo)),
                     tuple((p, d.show(v)) for p, d, v in zip(params, domains, combo)),
                     fn, bake(guard, combo), bake(body, combo), role.fair, role.fair_when,
-                    role.calls))
+                    role.calls, selector(fn, first, dict(zip(params, combo)), {v.name: v.domain for v in self.variables})))
         return bindings
 
     # ------------------------------------------------------------ generated codecs

@@ -1,0 +1,148 @@
+"""Which bindings the interpreter tries in a state: most are ruled out by one read.
+
+Most guards begin with a test of one state location against constants: `s.pc is Pc.IDLE`,
+`s.kv[k] in LIVE` (with `k` a parameter, fixed in each binding), `s.budget > 0`. Such a
+test is a *selector*: its location has a finite domain, so the values for which the test
+holds are known before the search. The interpreter reads each location once per state
+and tries only the bindings whose selector accepts the value read, plus those without a
+selector, in binding order. A binding left out would have failed that test, so the
+successors, their order and every count are the same; the guards of those tried still
+run whole.
+"""
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+from .domains import Domain, MapDomain
+
+NO_KEY = object()
+_MISSING = object()
+_VALUE = "__checker_value__"
+
+
+def selector(fn, first: tuple[ast.expr, str] | None, params: dict[str, Any],
+             variables: dict[str, Domain]) -> tuple | None:
+    """(variable, key or NO_KEY, accepted values) for the most selective conjunct of
+    `fn`'s first `require` (`first`, from `fastpath.leading_condition`) with `params`
+    bound; None where no conjunct reads just one scalar location with a fixed key."""
+    if first is None:
+        return None
+    test, state = first
+    conjuncts = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) \
+        else [test]
+    found = [sel for c in conjuncts
+             if (sel := _accepting(c, state, fn, params, variables)) is not None]
+    return min(found, key=lambda sel: sel[3])[:3] if found else None
+
+
+def _accepting(test: ast.expr, state: str, fn, params: dict, variables: dict):
+    """(variable, key, accepted values, share of the domain accepted) of one test."""
+    reads = [n for n in ast.walk(test) if isinstance(n, ast.Name) and n.id == state]
+    locations = {ast.dump(loc) for loc in _locations(test, state)}
+    if len(locations) != 1 or len(reads) != len(_locations(test, state)):
+        return None                           # no read, several, or `s` used otherwise
+    loc = _locations(test, state)[0]
+    read, key = (loc.value, _static(loc.slice, fn, params)) if isinstance(loc, ast.Subscript) \
+        else (loc, NO_KEY)
+    if key is _MISSING or read.attr not in variables:
+        return None
+    domain = variables[read.attr]
+    if key is not NO_KEY:                     # a key outside the map: the guard reports it
+        domain = domain.value if isinstance(domain, MapDomain) and _has(domain.key, key) \
+            else None
+    if domain is None or not domain.scalar:
+        return None
+    check = _replaced(test, loc)
+    accepted = []
+    for value in domain.values:
+        try:
+            verdict = bool(eval(check, fn.__globals__, {**params, _VALUE: value}))
+        except Exception:
+            verdict = True                    # the guard itself will say what is wrong
+        if verdict:
+            accepted.append(value)
+    try:
+        accepted = frozenset(accepted)
+    except TypeError:
+        return None
+    return read.attr, key, accepted, len(accepted) / max(1, len(domain.values))
+
+
+def _locations(test: ast.expr, state: str) -> list[ast.expr]:
+    """The reads `s.var` and `s.var[...]` in `test` (outermost only)."""
+    found = []
+
+    def visit(node):
+        if isinstance(node, ast.Subscript) and _is_var(node.value, state):
+            found.append(node)
+            return
+        if _is_var(node, state):
+            found.append(node)
+            return
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+    visit(test)
+    return found
+
+
+def _is_var(node, state) -> bool:
+    return isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and \
+        node.value.id == state
+
+
+def _replaced(test: ast.expr, loc: ast.expr):
+    """`test` with its state read replaced by a free name, compiled."""
+    target = ast.dump(loc)
+
+    class Swap(ast.NodeTransformer):
+        def visit(self, node):
+            if ast.dump(node) == target:
+                return ast.copy_location(ast.Name(id=_VALUE, ctx=ast.Load()), node)
+            return super().visit(node)
+    expr = Swap().visit(ast.parse(ast.unparse(test), mode="eval").body)
+    return compile(ast.fix_missing_locations(ast.Expression(expr)), "<selector>", "eval")
+
+
+def _static(node: ast.expr, fn, params: dict) -> Any:
+    """The value of a key expression of parameters, globals and constants, or _MISSING."""
+    if not all(isinstance(n, (ast.Name, ast.Attribute, ast.Constant, ast.Load))
+               for n in ast.walk(node)):
+        return _MISSING
+    try:
+        return eval(compile(ast.Expression(node), "<selector>", "eval"), fn.__globals__,
+                    dict(params))
+    except Exception:
+        return _MISSING
+
+
+def _has(domain: Domain, value) -> bool:
+    try:
+        return domain.scalar and value in domain.values
+    except TypeError:
+        return False
+
+
+class Dispatch:
+    """Per state, the positions (in binding order) of the bindings worth trying."""
+
+    def __init__(self, selectors: list[tuple | None]):
+        self.always = 0
+        tables: dict[tuple, dict[Any, int]] = {}
+        for i, sel in enumerate(selectors):
+            if sel is None:
+                self.always |= 1 << i
+                continue
+            var, key, accepted = sel
+            table = tables.setdefault((var, key), {})
+            for value in accepted:
+                table[value] = table.get(value, 0) | 1 << i
+        self.sources = [(var, key, table) for (var, key), table in tables.items()]
+
+    def candidates(self, sc) -> int:
+        """A bit mask over binding positions: the bindings `sc` does not rule out."""
+        mask = self.always
+        for var, key, table in self.sources:
+            value = getattr(sc, var)
+            mask |= table.get(value if key is NO_KEY else value[key], 0)
+        return mask
