@@ -103,6 +103,9 @@ class ExplicitEngine:
         deadline = started + opts.max_seconds if opts.max_seconds else float("inf")
         next_report = started + 2.0
         invariants, reachables = search.pending()
+        # true (an invariant) or false (a witness) whatever the state: nothing to check
+        invariants = [p for p in invariants if m.constant(p.fn) is not True]
+        reachables = [p for p in reachables if m.constant(p.fn) is not False]
         deadlock_at = None
 
         def admit(st, parent):

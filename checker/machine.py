@@ -463,6 +463,28 @@ class Machine:
 
     # ------------------------------------------------------------ reading states
 
+    def constant(self, fn) -> bool | None:
+        """`fn`'s value in every state, where it reads no state variable under this
+        model's constants (a lemma guarded by a setting the model is not in returns True
+        before reading anything); None where it reads one, or fails."""
+        probe = self._probe.__new__(self._probe)
+        try:
+            value = fn(probe)
+        except _ReadsState:
+            return None
+        except SPEC_FAILURES:
+            return None                 # evaluated state by state, it reports the error
+        return value if value is True or value is False else None
+
+    @functools.cached_property
+    def _probe(self) -> type:
+        """A spec instance with the constants and no state: reading a variable raises."""
+        def reads(_):
+            raise _ReadsState
+        return type(f"{self.spec_cls.__name__}Probe", (self.spec_cls,),
+                    {**{v.name: property(reads) for v in self.variables}, **self.env,
+                     "__slots__": ()})
+
     def check(self, fn, st, what) -> bool:
         """Evaluate a property or constraint on a state."""
         self.load(self.scratch, st)
@@ -480,6 +502,10 @@ class Machine:
         """Variable name -> immutable Python value, for traces and display."""
         return {v.name: v.domain.plain(c) for v, c in zip(self.variables, st)}
 
+
+
+class _ReadsState(BaseException):
+    """A probe read a state variable (BaseException: a spec's `except` cannot hide it)."""
 
 
 def _check_default(name, default, klass):

@@ -1,4 +1,5 @@
-"""Dispatch: the interpreter tries only the bindings whose first test the state passes.
+"""Dispatch: the interpreter tries only the bindings whose first test the state passes,
+and checks only the properties that read the state.
 
 Leaving a binding out must change nothing: every model gives the same counts, verdicts,
 traces and coverage with selectors as without them.
@@ -9,7 +10,7 @@ import enum
 
 import pytest
 
-from checker import Int, Map, Spec, action, invariant, require
+from checker import Const, Int, Map, Spec, action, invariant, reachable, require
 from checker.dispatch import NO_KEY
 from checker.explorer import CheckOptions, ExplicitEngine
 from checker.machine import Machine
@@ -97,3 +98,46 @@ def test_dispatch_changes_nothing_but_the_guards_it_skips(model):
 def test_the_small_spec_is_the_same_search_with_and_without_selectors():
     assert observed(ExplicitEngine(Machine(Steps), CheckOptions()).check()) == \
         observed(ExplicitEngine(without_selectors(Machine(Steps)), CheckOptions()).check())
+
+
+class Settings(Spec):
+    """Properties that read no state under some constants."""
+    calm = Const(True, "a setting the lemmas are about")
+    x: Int[0, 4] = 0
+
+    @action
+    def up(s):
+        require(s.x < 4)
+        s.x += 1
+
+    @invariant
+    def lemma_small_when_calm(s):
+        if not s.calm:
+            return True                                 # reads no state: constant here
+        return s.x < 3
+
+    @invariant
+    def hidden_read(s):
+        try:
+            return s.x < 4
+        except Exception:                               # must not hide the probe's read
+            return True
+
+    @reachable
+    def only_when_stormy(s):
+        return not s.calm and s.x == 1
+
+
+def test_a_property_that_reads_no_state_is_decided_once_and_others_still_each_state():
+    calm = Machine(Settings)
+    assert [calm.constant(p.fn) for p in calm.properties] == [None, None, False]
+    stormy = Machine(Settings, {"calm": False})
+    assert [stormy.constant(p.fn) for p in stormy.properties] == [True, None, None]
+    verdicts = {p.name: p.verdict.value
+                for p in ExplicitEngine(stormy, CheckOptions()).check().properties}
+    assert verdicts == {"lemma_small_when_calm": "holds", "hidden_read": "violated",
+                        "only_when_stormy": "holds"}
+    verdicts = {p.name: p.verdict.value
+                for p in ExplicitEngine(calm, CheckOptions()).check().properties}
+    assert verdicts == {"lemma_small_when_calm": "violated", "hidden_read": "violated",
+                        "only_when_stormy": "violated"}
