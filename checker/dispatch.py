@@ -124,25 +124,35 @@ def _has(domain: Domain, value) -> bool:
 
 
 class Dispatch:
-    """Per state, the positions (in binding order) of the bindings worth trying."""
+    """Per state, the positions (in binding order) of the bindings worth trying. Tables
+    are keyed by the codes of the values (ints), read straight from the state's code."""
 
-    def __init__(self, selectors: list[tuple | None]):
+    def __init__(self, selectors: list[tuple | None], variables: list):
         self.always = 0
-        tables: dict[tuple, dict[Any, int]] = {}
+        index = {v.name: v for v in variables}
+        tables: dict[tuple, dict[int, int]] = {}
         for i, sel in enumerate(selectors):
             if sel is None:
                 self.always |= 1 << i
                 continue
-            var, key, accepted = sel
-            table = tables.setdefault((var, key), {})
+            name, key, accepted = sel
+            var = index[name]
+            if key is NO_KEY:
+                place, domain = (var.index, None), var.domain
+            else:
+                place, domain = (var.index, var.domain.key.encode(key)), var.domain.value
+            table = tables.setdefault(place, {})
             for value in accepted:
-                table[value] = table.get(value, 0) | 1 << i
-        self.sources = [(var, key, table) for (var, key), table in tables.items()]
+                code = domain.encode(value)
+                table[code] = table.get(code, 0) | 1 << i
+        self.scalars = [(i, t) for (i, j), t in tables.items() if j is None]
+        self.entries = [(i, j, t) for (i, j), t in tables.items() if j is not None]
 
-    def candidates(self, sc) -> int:
-        """A bit mask over binding positions: the bindings `sc` does not rule out."""
+    def candidates(self, st: tuple) -> int:
+        """A bit mask over binding positions: the bindings state `st` does not rule out."""
         mask = self.always
-        for var, key, table in self.sources:
-            value = getattr(sc, var)
-            mask |= table.get(value if key is NO_KEY else value[key], 0)
+        for i, table in self.scalars:
+            mask |= table.get(st[i], 0)
+        for i, j, table in self.entries:
+            mask |= table.get(st[i][j], 0)
         return mask

@@ -16,7 +16,7 @@ from .dsl import Disabled, install_oracle
 from .errors import SPEC_FAILURES
 from .fastpath import DISABLED
 from . import liveness
-from .machine import LIVENESS_KINDS, Machine
+from .machine import LIVENESS_KINDS, Machine, truth
 from .results import Coverage, PropertyResult, RunResult, Stats, Verdict
 from .trace import build_trace
 
@@ -96,7 +96,7 @@ class ExplicitEngine:
         load, encode, restore = m.load, m._encode, m.restore
         constraints, terminals = m.constraints, m.terminals
         bindings = [(b.index, b.guard, b.body, b.label) for b in m.bindings]
-        dispatch = Dispatch([b.selector for b in m.bindings])
+        dispatch = Dispatch([b.selector for b in m.bindings], m.variables)
         check_deadlock = opts.deadlock
         max_states = opts.max_states or float("inf")
         max_depth = opts.max_depth or float("inf")
@@ -112,8 +112,12 @@ class ExplicitEngine:
             """Record a new state (scratch holds it); check the pending properties."""
             nonlocal invariants, reachables
             parents[st] = parent
-            for p in invariants:
-                if not m.holds(p.fn, p.name):
+            for p in invariants:                         # m.holds, inlined: the hot loop
+                try:
+                    ok = p.fn(sc)
+                except SPEC_FAILURES as e:
+                    raise m.error_in(p.name, e) from None
+                if ok is not True and not truth(ok, p.name, p.fn):
                     search.found[p.name] = st
                     invariants = [q for q in invariants if q is not p]
             for p in reachables:
@@ -151,7 +155,7 @@ class ExplicitEngine:
                         next_report = now + 1.0
                 base = load(sc, st)
                 produced = 0
-                tried = dispatch.candidates(sc)            # in binding order, lowest bit first
+                tried = dispatch.candidates(st)            # in binding order, lowest bit first
                 while tried:
                     low = tried & -tried
                     tried ^= low
