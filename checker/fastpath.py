@@ -14,11 +14,9 @@ Functions whose source is unavailable or that close over variables are left as t
 from __future__ import annotations
 
 import ast
-import inspect
-import textwrap
-import types
 
 from .dsl import require
+from .recompile import recompile, source_def
 
 DISABLED = object()
 _NAME = "__checker_disabled__"
@@ -62,19 +60,10 @@ class _RewriteRequires(ast.NodeTransformer):
 def _parse(fn) -> tuple[ast.FunctionDef, str, list[ast.expr], list[ast.stmt]] | None:
     """(def, file, leading require conditions, the statements after them) of `fn`, or
     None where its source cannot be read (or it closes over variables)."""
-    if fn.__code__.co_freevars:
+    found = source_def(fn)
+    if found is None:
         return None
-    try:
-        lines, first = inspect.getsourcelines(fn)
-        filename = inspect.getsourcefile(fn)
-    except (OSError, TypeError):
-        return None
-    tree = ast.parse(textwrap.dedent("".join(lines)))
-    fdef = tree.body[0]
-    if not isinstance(fdef, ast.FunctionDef):
-        return None
-    ast.increment_lineno(tree, first - 1)
-    fdef.decorator_list = []
+    fdef, filename = found
     body = list(fdef.body)
     if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
         body = body[1:]                                  # docstring
@@ -108,30 +97,7 @@ def split_guard(fn):
                                body=[ast.Return(value=test)], decorator_list=[],
                                returns=None, type_comment=None)
         ast.copy_location(gdef, fdef)
-        guard = _compile(gdef, filename, fn)
+        guard = recompile(gdef, filename, fn.__globals__, fn)
     fdef.body = [_RewriteRequires(fn.__globals__).visit(stmt) for stmt in body] or [ast.Pass()]
     ast.fix_missing_locations(fdef)
-    return guard, _compile(fdef, filename, fn)
-
-
-def _compile(fdef, filename, original):
-    """Compile one rewritten def so that it runs in the original's module globals."""
-    fdef.args = _strip_annotations(fdef.args)
-    module = ast.Module(body=[fdef], type_ignores=[])
-    ast.fix_missing_locations(module)
-    scratch: dict = {}
-    exec(compile(module, filename, "exec"), scratch)
-    made = scratch[fdef.name]
-    rebuilt = types.FunctionType(made.__code__, original.__globals__, made.__name__,
-                                 original.__defaults__)
-    rebuilt.__kwdefaults__ = original.__kwdefaults__
-    return rebuilt
-
-
-def _strip_annotations(args: ast.arguments) -> ast.arguments:
-    """Annotations and defaults were evaluated with the original; they are copied, not redone."""
-    for a in args.posonlyargs + args.args + args.kwonlyargs:
-        a.annotation = None
-    args.defaults = []
-    args.kw_defaults = [None] * len(args.kwonlyargs)
-    return args
+    return guard, recompile(fdef, filename, fn.__globals__, fn)

@@ -20,15 +20,13 @@ from __future__ import annotations
 
 import ast
 import enum
-import inspect
 import sysconfig
-import textwrap
 import types
 from pathlib import Path
 
 import z3
 
-from ..fastpath import _strip_annotations
+from ..recompile import recompile, source_def
 from .paths import DEAD, SymbolicError, explorer
 from .terms import SBool, SEnum, SInt, SOption, bool_term, eq, int_term, is_symbolic
 
@@ -241,25 +239,11 @@ class Compiler:
         if fn in self.done:
             return self.done[fn]
         self.done[fn] = fn
-        if not _user_function(fn):
+        found = source_def(fn) if _user_function(fn) else None
+        if found is None:
             return fn
-        try:
-            lines, first = inspect.getsourcelines(fn)
-            filename = inspect.getsourcefile(fn)
-        except (OSError, TypeError):
-            return fn
-        tree = ast.parse(textwrap.dedent("".join(lines)))
-        fdef = tree.body[0]
-        if not isinstance(fdef, ast.FunctionDef):
-            return fn
-        ast.increment_lineno(tree, first - 1)
-        fdef.decorator_list = []
-        fdef.args = _strip_annotations(fdef.args)
-        tree = ast.fix_missing_locations(_Rewrite(filename).visit(tree))
-        scratch: dict = {}
-        exec(compile(tree, filename, "exec"), self._shadow(fn.__globals__), scratch)
-        made = scratch[fdef.name]
-        made.__defaults__, made.__kwdefaults__ = fn.__defaults__, fn.__kwdefaults__
+        fdef, filename = found
+        made = recompile(_Rewrite(filename).visit(fdef), filename, self._shadow(fn.__globals__), fn)
         self.done[fn] = made
         return made
 
