@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+"""The RayJob slow models: this checkout against an earlier commit, in one run.
+
+Each model is explored by both checkouts (code, spec and model file of each) as whole
+processes, one after the other, and compared by CPU time, which drifts less than wall
+time on a shared machine. Prints per model and
+checkout the distinct states (which must agree), wall and CPU seconds, states/s, peak
+memory, and the earlier commit's time over ours (> 1.0x: this checkout is faster).
+
+    python3 benchmarks/rayjob.py --before d891934
+    python3 benchmarks/rayjob.py --before d891934 models/rayjob/slow/everything_F1.toml
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+SLOW = sorted(str(p.relative_to(REPO)) for p in (REPO / "models/rayjob/slow").glob("*.toml"))
+
+
+def run(checkout: Path, model: str, work: Path) -> dict:
+    """One exploration of `model` by the code (and spec) in `checkout`, as a user runs it."""
+    out = work / f"{checkout.name}.json"
+    cmd = [sys.executable, "-c", "from checker.cli import main; main()", str(checkout / model),
+           "-q", "--json", str(out), "--traces", str(work / "traces")]
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, cwd=checkout, env={**os.environ, "PYTHONPATH": str(checkout)},
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    err = proc.stderr.read()
+    _, status, usage = os.wait4(proc.pid, 0)
+    code = os.waitstatus_to_exitcode(status)
+    if code not in (0, 1):
+        raise SystemExit(f"{checkout}: {model} exited {code}: {err[-1000:]}")
+    stats = json.loads(out.read_text())["stats"]
+    return {"distinct": stats["distinct_states"], "wall": time.perf_counter() - start,
+            "cpu": usage.ru_utime + usage.ru_stime, "peak_mib": usage.ru_maxrss / 1024}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("models", nargs="*", default=SLOW)
+    parser.add_argument("--before", required=True, help="the earlier commit (any git revision)")
+    args = parser.parse_args()
+    print(f"{'model':<38} {'checkout':<9} {'distinct':>9} {'wall s':>7} {'cpu s':>7} "
+          f"{'states/cpu s':>12} {'peak MiB':>8} {'before/now':>10}")
+    with tempfile.TemporaryDirectory(prefix="rayjob_bench_") as tmp:
+        work, before = Path(tmp), Path(tmp) / "before"
+        subprocess.run(["git", "worktree", "add", "--detach", "-q", str(before), args.before],
+                       cwd=REPO, check=True)
+        try:
+            for model in args.models:
+                rows = {"before": run(before, model, work), "now": run(REPO, model, work)}
+                if rows["before"]["distinct"] != rows["now"]["distinct"]:
+                    raise SystemExit(f"{model}: {rows['before']['distinct']} states before, "
+                                     f"{rows['now']['distinct']} now")
+                for name, r in rows.items():
+                    ratio = rows["before"]["cpu"] / r["cpu"]
+                    print(f"{model:<38} {name:<9} {r['distinct']:>9,} {r['wall']:>7.1f} "
+                          f"{r['cpu']:>7.1f} {r['distinct'] / r['cpu']:>12,.0f} "
+                          f"{r['peak_mib']:>8.0f} {'' if name == 'before' else f'{ratio:.2f}x':>10}")
+        finally:
+            subprocess.run(["git", "worktree", "remove", "--force", str(before)], cwd=REPO)
+
+
+if __name__ == "__main__":
+    main()
