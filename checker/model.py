@@ -54,9 +54,10 @@ class Model:
                         fairness=self.fairness)
         except BindError as e:
             table = next((t for t, names in (("constants", self.constants), ("groups", self.groups),
-                                             ("fairness", self.fairness)) if e.key in names), None)
+                                             ("fairness", self.fairness), ("symbolic", self.symbolic))
+                          if e.key in names), None)
             raise ModelError(str(e), self.where(table, e.key)) from None
-        self._check_symbolic(m)
+        self._check_symbolic()
         known = {p.name for p in m.properties} | {"deadlock"}
         for table, names in (("check", self.options.properties or []), ("expect", self.expect)):
             for name in names:
@@ -69,21 +70,14 @@ class Model:
                              self.where("expect", "deadlock"))
         return m
 
-    def _check_symbolic(self, m: Machine):
-        """Symbolic constants are for the symbolic engines, and must be int constants."""
-        for name, constraint in self.symbolic.items():
-            where = self.where("symbolic", name)
-            if name not in m.consts or type(m.consts[name].default) is not int:
-                ints = ", ".join(sorted(n for n, c in m.consts.items() if type(c.default) is int))
-                raise ModelError(f"[symbolic] {name}: not an int constant of the spec (its int "
-                                 f"constants: {ints or 'none'})", where)
-            if not isinstance(constraint, str):
-                raise ModelError(f'[symbolic] {name}: write the constraint as a string, e.g. '
-                                 f'{name} = ">= 0"', where)
+    def _check_symbolic(self):
+        """Symbolic constants are for the symbolic engines."""
+        for name in self.symbolic:
             if self.engine == "explicit":
                 raise ModelError(f"constant {name} is symbolic: the explicit engine needs a "
                                  f"concrete value (set it in [constants] or with -D {name}=VALUE), "
-                                 f"or check with --engine bmc, kind or pdr", where)
+                                 f"or check with --engine bmc, kind or pdr",
+                                 self.where("symbolic", name))
 
 
 def locate(text: str, table: str | None, key: str | None) -> int:

@@ -416,6 +416,35 @@ def test_model_file_symbolic_constant(tmp_path):
     assert run(path, "--engine", "pdr", "-q", "--traces", tmp_path).exit_code == 0
 
 
+class Capped(Retries):
+    limit = Const(1, "retries allowed", min=0, max=10)
+
+
+def _symbolic_model(tmp_path, constraint, spec="Capped", engine="kind") -> Path:
+    path = tmp_path / "m.toml"
+    path.write_text(f'spec = "tests.test_symbolic:{spec}"\n[check]\nengine = "{engine}"\n'
+                    f'[symbolic]\nlimit = {constraint}\n')
+    return path
+
+
+@pytest.mark.parametrize("engine", ["bmc", "kind", "pdr"])
+@pytest.mark.parametrize("constraint", ['"<= -1"', '">= 5 and <= 1"', '">= 20"'])
+def test_a_symbolic_constant_with_no_legal_value_is_an_error_not_a_vacuous_proof(
+        tmp_path, constraint, engine):
+    """Const(min=0, max=10) bounds the symbolic value as it bounds a concrete one."""
+    refused = run(_symbolic_model(tmp_path, constraint, engine=engine), "-q")
+    assert refused.exit_code == 2 and refused.output.count("\n") == 1
+    assert f"m.toml:5: [symbolic] limit = {constraint} allows no value (the spec declares " \
+           f"limit >= 0 and <= 10)" in refused.output
+
+
+@pytest.mark.parametrize("constraint", ['">= banana"', '""', '">= 0 or <= 5"', '">= 1.5"'])
+def test_an_unreadable_symbolic_constraint_is_one_line_naming_its_line(tmp_path, constraint):
+    refused = run(_symbolic_model(tmp_path, constraint), "-q")
+    assert refused.exit_code == 2 and refused.output.count("\n") == 1
+    assert f"m.toml:5: [symbolic] limit: cannot read '{constraint[1:-1]}'" in refused.output
+
+
 # ---------------------------------------------------------------- traps
 
 class Color(enum.Enum):

@@ -9,7 +9,6 @@ which BMC and the provers check like any other property.
 from __future__ import annotations
 
 import dataclasses
-import re
 import types
 
 import z3
@@ -57,8 +56,8 @@ class Relation:
                        for v in m.variables]
         self.x = [s.fresh(v.name) for s, v in zip(self.shapes, m.variables)]
         self.flat = [leaf for leaves in self.x for leaf in leaves]
-        self.assumptions = z3.And([parse_constraint(name, text, self.params[name])
-                                   for name, text in m.symbolic.items()])
+        self.assumptions = z3.And([c for name, allowed in m.symbolic.items()
+                                   for c in allowed.conditions(self.params[name])])
         self.domains = z3.And([s.valid(leaves) for s, leaves in zip(self.shapes, self.x)])
         self.solver = z3.Solver()
         self.solver.add(self.domains, self.assumptions)
@@ -241,23 +240,3 @@ def _merged(member):
 
 def _equal(xs, terms) -> list:
     return [a == b for a, b in zip(xs, terms)]
-
-
-_BOUND = re.compile(r"\s*(>=|<=|==|!=|>|<)\s*(-?\d+)\s*")
-
-
-def parse_constraint(name: str, text: str, term: z3.ArithRef) -> z3.BoolRef:
-    """'>= 0', '>= 1 and <= 5', 'any': the constraint on a symbolic constant."""
-    if text.strip() == "any":
-        return z3.BoolVal(True)
-    parts = re.split(r"\band\b|,", text)
-    conds = []
-    for part in parts:
-        found = _BOUND.fullmatch(part)
-        if not found:
-            raise ValueError(f"symbolic constant {name}: cannot read {part.strip()!r}; write "
-                             f"comparisons such as \">= 0\" or \">= 1 and <= 5\", or \"any\"")
-        op, bound = found.group(1), int(found.group(2))
-        conds.append({">=": term >= bound, "<=": term <= bound, "==": term == bound,
-                      "!=": term != bound, ">": term > bound, "<": term < bound}[op])
-    return z3.And(conds)
