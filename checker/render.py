@@ -41,7 +41,7 @@ def print_result(out: Console, result: RunResult) -> None:
         trace = p.trace_path or ""
         if p.trace is not None:
             trace = f"{len(p.trace.steps) - 1} steps  {trace}"
-        elif p.verdict is Verdict.UNKNOWN and p.reason:
+        elif p.reason:                         # why unknown; what a proof covers
             trace = p.reason
         table.add_row(escape(p.name), p.kind, verdict, p.expected.value if p.expected else "-",
                       escape(trace))

@@ -17,6 +17,7 @@ from ..domains import Fill, OutOfDomain
 from ..dsl import spec_members
 from ..errors import DomainError, SpecError, user_frame, where_defined
 from ..machine import MISSING, Binding, Machine
+from .interrupt import answer
 from .merge import Scratch, merging
 from .paths import Explorer
 from .rewrite import Compiler
@@ -130,7 +131,7 @@ class Relation:
 
     def fail(self, condition, message, where):
         key = (message, condition.hash())
-        if key not in self._seen and self.solver.check(condition) != z3.unsat:
+        if key not in self._seen and answer(self.solver.check, condition) != z3.unsat:
             self._seen.add(key)
             self.failures.append(Failure(condition, message, where))
 
