@@ -559,6 +559,48 @@ def test_ctrl_c_ends_a_symbolic_run_at_once_with_what_was_decided(tmp_path):
         assert ("violated" if engine == "kind" else "interrupted (Ctrl-C)") in rows["quick"]
 
 
+@pytest.fixture(scope="module")
+def certificate():
+    """A proof of Finishes' invariant, for every limit >= 0."""
+    return check(PDR, Machine(Finishes, symbolic={"limit": ">= 0"}))["bounded"].certificate
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"invariant": "(<= attempt"}, "the invariant is not one SMT-LIB formula over the spec's "
+                                   "variables (invalid assert command, ')' expected)"),
+    ({"invariant": "(<= attempt nope)"}, "(unknown constant nope)"),
+    ({"invariant": "(+ attempt 1)"}, "(invalid assert command, term is not Boolean)"),
+    ({"invariant": "true) (assert false"}, "(2 formulas)"),
+    ({"invariant": 5}, "'invariant' must be a JSON string, got 5"),
+    ({"leaves": [1]}, "'leaves' must be a list of strings, got [1]"),
+    ({"size": None}, "'size' must be a JSON integer, got null"),
+    ({"extra": 1}, "unknown key 'extra' in the certificate"),
+    ({"property": "nope"}, "the spec has no property 'nope' that a proof decides"),
+    ({"property": "finished"}, "the spec has no property 'finished' that a proof decides"),
+])
+def test_a_malformed_certificate_is_one_line_naming_it(tmp_path, certificate, change, message):
+    model = _symbolic_model(tmp_path, '">= 0"', spec="Finishes", engine="pdr")
+    cert = tmp_path / "c.json"
+    cert.write_text(json.dumps(certificate.to_json()))
+    assert run("certify", cert, model).exit_code == 0
+    cert.write_text(json.dumps({**certificate.to_json(), **change}))
+    refused = run("certify", cert, model)
+    assert refused.exit_code == 2 and refused.output.count("\n") == 1
+    assert refused.output.startswith(f"error: {cert}: ") and message in refused.output
+
+
+@pytest.mark.parametrize("content, message", [
+    (b"[1, 2]", "not a check-model certificate"),
+    (bytes(range(256)), "cannot read the certificate: 'utf-8' codec can't decode"),
+    (b"[" * 100_000, "cannot read the certificate"),
+], ids=["list", "binary", "deep"])
+def test_a_certificate_that_is_no_json_object_is_one_line_naming_it(tmp_path, content, message):
+    cert = tmp_path / "c.json"
+    cert.write_bytes(content)
+    refused = run("certify", cert, _symbolic_model(tmp_path, '">= 0"', engine="pdr"))
+    assert refused.exit_code == 2 and f"error: {cert}: {message}" in refused.output
+
+
 # ---------------------------------------------------------------- traps
 
 class Color(enum.Enum):
