@@ -38,10 +38,25 @@ def _stop_if_pressed():
 @contextlib.contextmanager
 def ctrl_c_interrupts_z3():
     """Within: Ctrl-C interrupts Z3 and ends the run at its next `answer`. (Signals reach
-    only the main thread: elsewhere, nothing changes.)"""
+    only the main thread: elsewhere, nothing changes; where SIGINT is ignored, as in a
+    script's background job, Z3 ignores it too.)"""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
+    z3.set_param(ctrl_c=False)
+    try:
+        if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+            yield
+        else:
+            with _sigint_interrupts_z3():
+                yield
+    finally:
+        z3.set_param(ctrl_c=True)
+
+
+@contextlib.contextmanager
+def _sigint_interrupts_z3():
+    """SIGINT sets `_pressed`, and wakes a thread that interrupts Z3."""
     _pressed.clear()
     done = threading.Event()
     read, write = os.pipe()
@@ -50,11 +65,9 @@ def ctrl_c_interrupts_z3():
     previous_fd = signal.set_wakeup_fd(write, warn_on_full_buffer=False)
     watcher = threading.Thread(target=_interrupt_z3_after_sigint, args=(read, done), daemon=True)
     watcher.start()
-    z3.set_param(ctrl_c=False)
     try:
         yield
     finally:
-        z3.set_param(ctrl_c=True)
         signal.set_wakeup_fd(previous_fd)
         signal.signal(signal.SIGINT, previous_handler)
         done.set()
