@@ -542,21 +542,27 @@ def test_ctrl_c_ends_a_symbolic_run_at_once_with_what_was_decided(tmp_path):
     runs = {engine: subprocess.Popen(
         [sys.executable, "-c", "from checker.cli import main; main()", "m.toml", "--engine",
          engine, "--traces", "traces"], cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)},
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for engine in ("bmc", "kind", "pdr")}
-    for process in runs.values():
-        assert "the spec as a relation" in process.stderr.readline()
-    time.sleep(1)
-    for process in runs.values():
-        process.send_signal(signal.SIGINT)
-    signalled = time.perf_counter()
-    for engine, process in runs.items():
-        out, err = process.communicate(timeout=10)
-        assert time.perf_counter() - signalled < 5
-        assert process.returncode == 3, out + err
-        assert err.strip() == "", err
-        rows = {line.split()[1]: line for line in out.splitlines() if line.startswith("│")}
-        assert "unknown" in rows["unfactored"] and "interrupted (Ctrl-C)" in rows["unfactored"]
-        assert ("violated" if engine == "kind" else "interrupted (Ctrl-C)") in rows["quick"]
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for engine in ("bmc", "kind", "pdr")}
+    try:
+        for process in runs.values():
+            assert "the spec as a relation" in process.stderr.readline()
+        time.sleep(1)
+        for process in runs.values():
+            process.send_signal(signal.SIGINT)
+        signalled = time.perf_counter()
+        for engine, process in runs.items():
+            out, err = process.communicate(timeout=10)
+            assert time.perf_counter() - signalled < 5
+            assert process.returncode == 3, out + err
+            assert err.strip() == "", err
+            rows = {line.split()[1]: line for line in out.splitlines() if line.startswith("│")}
+            assert "interrupted (Ctrl-C)" in rows["unfactored"]
+            assert ("violated" if engine == "kind" else "interrupted (Ctrl-C)") in rows["quick"]
+    finally:
+        for process in runs.values():       # those still running when an assertion failed
+            process.kill()
+            process.wait()
 
 
 @pytest.fixture(scope="module")
