@@ -15,7 +15,11 @@ import enum
 import inspect
 import itertools
 import operator
+<<<<<<< HEAD
 import sys
+=======
+import re
+>>>>>>> h18-symbolic
 import types
 import typing
 from typing import Any
@@ -98,6 +102,61 @@ class Const(Expr):
 
 def resolve_value(x, env):
     return x.evaluate(env) if isinstance(x, Expr) else x
+
+
+@dataclasses.dataclass(frozen=True)
+class IntRange:
+    """The ints a symbolic constant may take: `low <= n <= high` (None: unbounded), `n` not
+    in `excluded`. Parsed from a `[symbolic]` constraint, and met with the Const's min/max."""
+
+    low: int | None = None
+    high: int | None = None
+    excluded: frozenset[int] = frozenset()
+
+    @classmethod
+    def parse(cls, text: str) -> "IntRange":
+        """'>= 0', '>= 1 and <= 5', '!= 3', 'any'; raises ValueError saying what is wrong."""
+        found = cls()
+        if text.strip() == "any":
+            return found
+        for part in re.split(r"\band\b|,", text):
+            bound = _BOUND.fullmatch(part)
+            if not bound:
+                raise ValueError(f"cannot read {part.strip()!r}; write comparisons such as "
+                                 f"\">= 0\" or \">= 1 and <= 5\", or \"any\"")
+            found = found.meet(_COMPARISONS[bound.group(1)](int(bound.group(2))))
+        return found
+
+    def meet(self, other: "IntRange") -> "IntRange":
+        """The ints in both ranges."""
+        low = max((b for b in (self.low, other.low) if b is not None), default=None)
+        high = min((b for b in (self.high, other.high) if b is not None), default=None)
+        excluded = frozenset(n for n in self.excluded | other.excluded
+                             if (low is None or n >= low) and (high is None or n <= high))
+        return IntRange(low, high, excluded)
+
+    def is_empty(self) -> bool:
+        return self.low is not None and self.high is not None and \
+            self.high - self.low + 1 <= len(self.excluded)
+
+    def conditions(self, n) -> list:
+        """The comparisons that keep `n` (an int, or a solver's term) in the range."""
+        return ([n >= self.low] if self.low is not None else []) + \
+            ([n <= self.high] if self.high is not None else []) + \
+            [n != e for e in sorted(self.excluded)]
+
+    def __str__(self) -> str:
+        if self.low is not None and self.low == self.high:
+            return f"== {self.low}"
+        return " and ".join([f">= {self.low}"] * (self.low is not None) +
+                            [f"<= {self.high}"] * (self.high is not None) +
+                            [f"!= {e}" for e in sorted(self.excluded)]) or "any"
+
+
+_BOUND = re.compile(r"\s*(>=|<=|==|!=|>|<)\s*(-?\d+)\s*")
+_COMPARISONS = {">=": lambda n: IntRange(low=n), ">": lambda n: IntRange(low=n + 1),
+                "<=": lambda n: IntRange(high=n), "<": lambda n: IntRange(high=n - 1),
+                "==": lambda n: IntRange(n, n), "!=": lambda n: IntRange(excluded=frozenset({n}))}
 
 
 # ---------------------------------------------------------------- domain base

@@ -15,7 +15,11 @@ import itertools
 import types
 from typing import Any, Callable, Iterator
 
+<<<<<<< HEAD
 from .domains import Const, Domain, Expr, Fill, GhostDomain, OutOfDomain, as_domain
+=======
+from .domains import Const, Domain, Fill, GhostDomain, IntRange, OutOfDomain, as_domain
+>>>>>>> h18-symbolic
 from .dsl import (FAIRNESS, Disabled, Oracle, Role, Spec, install_oracle, ordered_values,
                   spec_members)
 from .errors import SPEC_FAILURES, DomainError, SpecError, user_frame, where_defined
@@ -162,7 +166,8 @@ class Machine:
                  groups: dict[str, bool] | None = None, symbolic: dict[str, str] | None = None,
                  fairness: dict[str, str] | None = None):
         """`symbolic` names constants left free for the symbolic engines (name -> the
-        constraint on it, e.g. ">= 0"); here they keep their default value. `fairness`
+        constraint on it, e.g. ">= 0"), kept as the IntRange it allows with the Const's
+        min and max; here they keep their default value. `fairness`
         sets the fairness of actions or groups by name ("weak", "strong" or "none")."""
         if not (isinstance(spec_cls, type) and issubclass(spec_cls, Spec)):
             raise SpecError(f"{spec_cls!r} is not a subclass of checker.Spec")
@@ -171,7 +176,7 @@ class Machine:
         members = spec_members(spec_cls)
         self.consts = {n: c for n, c in members.items() if isinstance(c, Const)}
         self.env = self._bind_constants(constants or {})
-        self.symbolic = dict(symbolic or {})
+        self.symbolic = self._bind_symbolic(symbolic or {})
         self.variables = self._collect_variables(members)
         roles = {n: (m, m.__checker_role__) for n, m in members.items()
                  if callable(m) and isinstance(getattr(m, "__checker_role__", None), Role)}
@@ -206,6 +211,31 @@ class Machine:
             except ValueError as e:
                 raise BindError(name, f"constant {name}: {e}") from None
         return env
+
+    def _bind_symbolic(self, constraints: dict[str, str]) -> dict[str, IntRange]:
+        """The values each symbolic constant may take; none at all is an error, for a
+        proof over no value would hold vacuously."""
+        ranges = {}
+        for name, text in constraints.items():
+            const = self.consts.get(name)
+            if const is None or type(const.default) is not int:
+                ints = ", ".join(sorted(n for n, c in self.consts.items() if type(c.default) is int))
+                raise BindError(name, f"[symbolic] {name}: not an int constant of the spec (its int "
+                                      f"constants: {ints or 'none'})")
+            if not isinstance(text, str):
+                raise BindError(name, f'[symbolic] {name}: write the constraint as a string, e.g. '
+                                      f'{name} = ">= 0"')
+            try:
+                allowed = IntRange(const.min, const.max).meet(IntRange.parse(text))
+            except ValueError as e:
+                raise BindError(name, f"[symbolic] {name}: {e}") from None
+            if allowed.is_empty():
+                declared = IntRange(const.min, const.max)
+                raise BindError(name, f'[symbolic] {name} = "{text}" allows no value' +
+                                (f" (the spec declares {name} {declared})" if declared != IntRange()
+                                 else ""))
+            ranges[name] = allowed
+        return ranges
 
     def _collect_variables(self, members):
         variables = []

@@ -56,9 +56,10 @@ class Model:
                         fairness=self.fairness)
         except BindError as e:
             table = next((t for t, names in (("constants", self.constants), ("groups", self.groups),
-                                             ("fairness", self.fairness)) if e.key in names), None)
+                                             ("fairness", self.fairness), ("symbolic", self.symbolic))
+                          if e.key in names), None)
             raise ModelError(str(e), self.where(table, e.key)) from None
-        self._check_symbolic(m)
+        self._check_symbolic()
         known = {p.name for p in m.properties} | {"deadlock"}
         for table, names in (("check", self.options.properties or []), ("expect", self.expect)):
             for name in names:
@@ -71,6 +72,7 @@ class Model:
                              self.where("expect", "deadlock"))
         return m
 
+<<<<<<< HEAD
     def _check_symbolic(self, m: Machine):
         """Symbolic constants are for the symbolic engines, and must be int constants."""
         for name, constraint in self.symbolic.items():
@@ -83,9 +85,16 @@ class Model:
                 raise ModelError(f'[symbolic] {name}: write the constraint as a string, e.g. '
                                  f'{name} = ">= 0"', where)
             if self.engine in EXPLICIT:
+=======
+    def _check_symbolic(self):
+        """Symbolic constants are for the symbolic engines."""
+        for name in self.symbolic:
+            if self.engine == "explicit":
+>>>>>>> h18-symbolic
                 raise ModelError(f"constant {name} is symbolic: the explicit engine needs a "
                                  f"concrete value (set it in [constants] or with -D {name}=VALUE), "
-                                 f"or check with --engine bmc, kind or pdr", where)
+                                 f"or check with --engine bmc, kind or pdr",
+                                 self.where("symbolic", name))
 
 
 def locate(text: str, table: str | None, key: str | None) -> int:

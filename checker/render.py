@@ -43,7 +43,7 @@ def print_result(out: Console, result: RunResult) -> None:
             trace = f"{len(p.trace.steps) - 1} steps  {trace}"
             if p.trace.property_params:
                 trace = ", ".join(f"{k}={v}" for k, v in p.trace.property_params.items()) + f": {trace}"
-        elif p.verdict is Verdict.UNKNOWN and p.reason:
+        elif p.reason:                         # why unknown; what a proof covers
             trace = p.reason
         table.add_row(escape(p.name), p.kind, verdict, p.expected.value if p.expected else "-",
                       escape(trace))

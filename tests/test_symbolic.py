@@ -5,6 +5,11 @@ known traps of reading Python symbolically, and an instance far beyond BFS.
 """
 import enum
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
 import tomllib
 from pathlib import Path
 from typing import NamedTuple
@@ -12,8 +17,9 @@ from typing import NamedTuple
 import pytest
 import z3
 
-from checker import Const, Int, Map, Option, Set, Spec, action, choose, invariant, require
-from checker.errors import SpecError
+from checker import (Const, Int, Map, Option, Set, Spec, action, choose, constraint,
+                     eventually, invariant, require)
+from checker.errors import SpecError, where_defined
 from checker.explorer import CheckOptions, ExplicitEngine
 from checker.machine import Machine
 from checker.model import load_model
@@ -414,6 +420,191 @@ def test_model_file_symbolic_constant(tmp_path):
     assert explicit.exit_code == 2 and "m.toml:3" in explicit.output and \
         "needs a concrete value" in explicit.output
     assert run(path, "--engine", "pdr", "-q", "--traces", tmp_path).exit_code == 0
+
+
+class Capped(Retries):
+    limit = Const(1, "retries allowed", min=0, max=10)
+
+
+def _symbolic_model(tmp_path, constraint, spec="Capped", engine="kind") -> Path:
+    path = tmp_path / "m.toml"
+    path.write_text(f'spec = "tests.test_symbolic:{spec}"\n[check]\nengine = "{engine}"\n'
+                    f'[symbolic]\nlimit = {constraint}\n')
+    return path
+
+
+@pytest.mark.parametrize("engine", ["bmc", "kind", "pdr"])
+@pytest.mark.parametrize("constraint", ['"<= -1"', '">= 5 and <= 1"', '">= 20"'])
+def test_a_symbolic_constant_with_no_legal_value_is_an_error_not_a_vacuous_proof(
+        tmp_path, constraint, engine):
+    """Const(min=0, max=10) bounds the symbolic value as it bounds a concrete one."""
+    refused = run(_symbolic_model(tmp_path, constraint, engine=engine), "-q")
+    assert refused.exit_code == 2 and refused.output.count("\n") == 1
+    assert f"m.toml:5: [symbolic] limit = {constraint} allows no value (the spec declares " \
+           f"limit >= 0 and <= 10)" in refused.output
+
+
+@pytest.mark.parametrize("constraint", ['">= banana"', '""', '">= 0 or <= 5"', '">= 1.5"'])
+def test_an_unreadable_symbolic_constraint_is_one_line_naming_its_line(tmp_path, constraint):
+    refused = run(_symbolic_model(tmp_path, constraint), "-q")
+    assert refused.exit_code == 2 and refused.output.count("\n") == 1
+    assert f"m.toml:5: [symbolic] limit: cannot read '{constraint[1:-1]}'" in refused.output
+
+
+def test_a_proof_says_which_constant_values_it_covers(tmp_path):
+    out = tmp_path / "r.json"
+    result = run(_symbolic_model(tmp_path, '">= 2 and != 4"'), "-q", "--json", out)
+    assert result.exit_code == 0
+    covers = "for every limit >= 2 and <= 10 and != 4"
+    assert f"1-inductive (inductive), {covers}" in result.output            # in the table
+    data = json.loads(out.read_text())
+    assert data["constants"] == {"limit": "symbolic (>= 2 and <= 10 and != 4)"}
+    assert data["properties"][0]["reason"] == f"1-inductive (inductive), {covers}"
+    proved = check(PDR, Machine(Capped, symbolic={"limit": "any"}))["bounded"]
+    assert proved.reason.endswith(", for every limit >= 0 and <= 10")
+
+
+class Unbounded(Spec):
+    """No min: for limit < 0, Int[0, limit] is empty, and so is the set of initial states."""
+    limit = Const(1)
+    attempt: Int[0, limit] = 0
+
+    @invariant
+    def small(s):
+        return s.attempt <= 5
+
+
+class Excluded(Unbounded):
+    @constraint
+    def started(s):
+        return s.attempt > 0
+
+
+@pytest.mark.parametrize("engine", [BMC, KInduction, PDR])
+def test_no_initial_state_is_an_error_not_a_vacuous_proof(tmp_path, engine):
+    refused = run(_symbolic_model(tmp_path, '"<= -1"', spec="Unbounded", engine=engine.name),
+                  "-q")
+    assert refused.exit_code == 2 and refused.output.count("\n") == 1
+    assert "m.toml: [symbolic] no initial state, for every limit <= -1: the spec's initial " \
+           "values, domains and constraints exclude them all" in refused.output
+    with pytest.raises(SpecError, match=": no initial state: the spec's initial values") as e:
+        check(engine, Excluded)
+    assert e.value.where == where_defined(Excluded)
+    assert check(engine, Unbounded, max_depth=2)["small"].verdict.value != "violated"
+
+
+class Finishes(Retries):
+    @eventually
+    def finished(s):
+        return s.done
+
+
+@pytest.mark.parametrize("engine", [BMC, KInduction, PDR])
+def test_liveness_is_refused_before_the_spec_is_read_symbolically(engine, monkeypatch):
+    def expensive(machine):
+        raise AssertionError("the relation was built")
+    monkeypatch.setattr("checker.symbolic.engine.Relation", expensive)
+    (refused,) = engine(Machine(Finishes), CheckOptions(["finished"])).check().properties
+    assert refused.verdict.value == "unknown" and \
+        refused.reason == f"liveness is not supported by the {engine.name} engine"
+
+
+SLOW_SPEC = """
+from checker import Const, Spec, action, invariant
+
+
+class Factors(Spec):
+    a = Const(2)
+    b = Const(2)
+    done: bool = False
+
+    @action
+    def finish(s):
+        s.done = True
+
+    @invariant
+    def quick(s):
+        return s.a != 7 or s.b != 7 or not s.done
+
+    @invariant
+    def unfactored(s):          # Z3 must factor a 40-bit semiprime: minutes
+        return s.a * s.b != 1000003 * 1000033
+"""
+
+
+def test_ctrl_c_ends_a_symbolic_run_at_once_with_what_was_decided(tmp_path):
+    """SIGINT while Z3 is deep in a call: within a second or two, the undecided properties
+    are unknown ("interrupted (Ctrl-C)"), exit 3; what was decided before stays (kind
+    refutes `quick` before it gets stuck on `unfactored`); nothing on stderr but progress."""
+    (tmp_path / "factors.py").write_text(SLOW_SPEC)
+    (tmp_path / "m.toml").write_text('spec = "factors:Factors"\n[symbolic]\na = ">= 2"\n'
+                                     'b = ">= 2"\n[expect]\nquick = "violated"\n')
+    runs = {engine: subprocess.Popen(
+        [sys.executable, "-c", "from checker.cli import main; main()", "m.toml", "--engine",
+         engine, "--traces", "traces"], cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)},
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for engine in ("bmc", "kind", "pdr")}
+    try:
+        for process in runs.values():
+            assert "the spec as a relation" in process.stderr.readline()
+        time.sleep(1)
+        for process in runs.values():
+            process.send_signal(signal.SIGINT)
+        signalled = time.perf_counter()
+        for engine, process in runs.items():
+            out, err = process.communicate(timeout=10)
+            assert time.perf_counter() - signalled < 5
+            assert process.returncode == 3, out + err
+            assert err.strip() == "", err
+            rows = {line.split()[1]: line for line in out.splitlines() if line.startswith("│")}
+            assert "interrupted (Ctrl-C)" in rows["unfactored"]
+            assert ("violated" if engine == "kind" else "interrupted (Ctrl-C)") in rows["quick"]
+    finally:
+        for process in runs.values():       # those still running when an assertion failed
+            process.kill()
+            process.wait()
+
+
+@pytest.fixture(scope="module")
+def certificate():
+    """A proof of Finishes' invariant, for every limit >= 0."""
+    return check(PDR, Machine(Finishes, symbolic={"limit": ">= 0"}))["bounded"].certificate
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"invariant": "(<= attempt"}, "the invariant is not one SMT-LIB formula over the spec's "
+                                   "variables (invalid assert command, ')' expected)"),
+    ({"invariant": "(<= attempt nope)"}, "(unknown constant nope)"),
+    ({"invariant": "(+ attempt 1)"}, "(invalid assert command, term is not Boolean)"),
+    ({"invariant": "true) (assert false"}, "(2 formulas)"),
+    ({"invariant": 5}, "'invariant' must be a JSON string, got 5"),
+    ({"leaves": [1]}, "'leaves' must be a list of strings, got [1]"),
+    ({"size": None}, "'size' must be a JSON integer, got null"),
+    ({"extra": 1}, "unknown key 'extra' in the certificate"),
+    ({"property": "nope"}, "the spec has no property 'nope' that a proof decides"),
+    ({"property": "finished"}, "the spec has no property 'finished' that a proof decides"),
+])
+def test_a_malformed_certificate_is_one_line_naming_it(tmp_path, certificate, change, message):
+    model = _symbolic_model(tmp_path, '">= 0"', spec="Finishes", engine="pdr")
+    cert = tmp_path / "c.json"
+    cert.write_text(json.dumps(certificate.to_json()))
+    assert run("certify", cert, model).exit_code == 0
+    cert.write_text(json.dumps({**certificate.to_json(), **change}))
+    refused = run("certify", cert, model)
+    assert refused.exit_code == 2 and refused.output.count("\n") == 1
+    assert refused.output.startswith(f"error: {cert}: ") and message in refused.output
+
+
+@pytest.mark.parametrize("content, message", [
+    (b"[1, 2]", "not a check-model certificate"),
+    (bytes(range(256)), "cannot read the certificate: 'utf-8' codec can't decode"),
+    (b"[" * 100_000, "cannot read the certificate"),
+], ids=["list", "binary", "deep"])
+def test_a_certificate_that_is_no_json_object_is_one_line_naming_it(tmp_path, content, message):
+    cert = tmp_path / "c.json"
+    cert.write_bytes(content)
+    refused = run("certify", cert, _symbolic_model(tmp_path, '">= 0"', engine="pdr"))
+    assert refused.exit_code == 2 and f"error: {cert}: {message}" in refused.output
 
 
 # ---------------------------------------------------------------- traps

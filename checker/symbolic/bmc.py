@@ -6,12 +6,14 @@ proves nothing beyond it: those properties stay `unknown`.
 """
 from __future__ import annotations
 
+from typing import Iterator
+
 from .engine import Goal, SymbolicEngine, Unrolling
 
 
-def search(rel, goals: list[Goal], bound: int, engine=None, stats=None) -> dict:
-    """Goal name -> (trace, instance) for each goal reachable within `bound` steps."""
-    path, found = Unrolling(rel), {}
+def search(rel, goals: list[Goal], bound: int, engine=None, stats=None) -> Iterator[tuple]:
+    """(goal, (trace, instance)) for each goal reachable within `bound` steps, as found."""
+    path, found = Unrolling(rel), set()
     for k in range(bound + 1):
         if k:
             path.extend()
@@ -20,23 +22,22 @@ def search(rel, goals: list[Goal], bound: int, engine=None, stats=None) -> dict:
         path.check_failures()
         for g in goals:
             if g.name not in found and path.reaches(g.bad):
-                found[g.name] = path.finding()
+                found.add(g.name)
+                yield g, path.finding()
         if (goals and len(found) == len(goals)) or (engine is not None and engine.out_of_time()):
             break
-    return found
 
 
 class BMC(SymbolicEngine):
     name = "bmc"
 
     def decide(self, rel, goals, stats):
-        found = search(rel, goals, self.depth_bound, self, stats)
+        found = set()
+        for g, finding in search(rel, goals, self.depth_bound, self, stats):
+            found.add(g.name)
+            yield g.found(finding, "shortest")
         stopped = "time limit" if self.out_of_time() else f"depth {stats.depth}"
-        results = []
         for g in goals:
-            if g.name in found:
-                results.append(g.found(found[g.name], "shortest"))
-            else:
+            if g.name not in found:
                 what = "witness" if g.kind == "reachable" else "counterexample"
-                results.append(g.unknown(f"no {what} up to {stopped}"))
-        return results
+                yield g.unknown(f"no {what} up to {stopped}")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,7 @@ import z3
 from ..errors import TraceError
 from ..explorer import CheckOptions
 from ..results import PropertyResult
+from .interrupt import answer, ctrl_c_interrupts_z3
 from .relation import Relation
 
 
@@ -42,6 +44,7 @@ class Certificate:
     invariant: str              # SMT-LIB term over the leaves
     readable: str               # the same, as Z3 prints it
     size: int                   # top-level conjuncts
+    source: str | None = dataclasses.field(default=None, compare=False)   # the file read
 
     @classmethod
     def of(cls, machine, goal, invariant: z3.BoolRef, leaves: list) -> "Certificate":
@@ -53,7 +56,9 @@ class Certificate:
                    len(conjuncts))
 
     def to_json(self) -> dict:
-        return {"format": "check-model certificate", **dataclasses.asdict(self)}
+        data = dataclasses.asdict(self)
+        del data["source"]
+        return {"format": "check-model certificate", **data}
 
     def write(self, path: Path) -> Path:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -62,13 +67,37 @@ class Certificate:
 
     @classmethod
     def read(cls, path: str | Path) -> "Certificate":
+        """The certificate in `path`; anything else there is a TraceError naming the file."""
         try:
             data = json.loads(Path(path).read_text())
-            if data.pop("format", None) != "check-model certificate":
-                raise ValueError("not a check-model certificate")
-            return cls(**data)
-        except (OSError, ValueError, TypeError) as e:
+        except (OSError, ValueError, RecursionError) as e:
             raise TraceError(f"cannot read the certificate: {e}", str(path)) from None
+        if not isinstance(data, dict) or data.pop("format", None) != "check-model certificate":
+            raise TraceError("not a check-model certificate", str(path))
+        wrong = _wrong_field(data)
+        if wrong:
+            raise TraceError(wrong, str(path))
+        return cls(**data, source=str(path))
+
+
+_FIELDS = {"spec": str, "property": str, "kind": str, "constants": dict, "leaves": list,
+           "invariant": str, "readable": str, "size": int}
+_JSON = {str: "a JSON string", dict: "a JSON object", int: "a JSON integer",
+         list: "a list of strings"}
+
+
+def _wrong_field(data: dict) -> str | None:
+    """What is wrong with a certificate's fields (a key unknown or missing, a wrong type)."""
+    unknown = sorted(data.keys() - _FIELDS)
+    if unknown:
+        return f"unknown key {unknown[0]!r} in the certificate"
+    for key, kind in _FIELDS.items():
+        if key not in data:
+            return f"the certificate has no {key!r}"
+        value = data[key]
+        if type(value) is not kind or (kind is list and not all(isinstance(x, str) for x in value)):
+            return f"{key!r} must be {_JSON[kind]}, got {json.dumps(value)[:60]}"
+    return None
 
 
 def _args(rel) -> list:
@@ -77,6 +106,22 @@ def _args(rel) -> list:
 
 def _plain(env: dict) -> dict:
     return {k: v.name if isinstance(v, enum.Enum) else v for k, v in env.items()}
+
+
+def _invariant(cert: Certificate, decls: dict) -> z3.BoolRef:
+    """The certificate's invariant, parsed over the spec's variables."""
+    try:
+        formulas = z3.parse_smt2_string(f"(assert {cert.invariant})", decls=decls)
+    except z3.Z3Exception as e:
+        text = e.value.decode(errors="replace") if isinstance(e.value, bytes) else str(e)
+        found = re.search(r'error "(?:line \d+ column \d+: )?([^"]*)"', text)
+        why = found.group(1) if found else text
+    else:
+        if len(formulas) == 1:
+            return formulas[0]
+        why = f"{len(formulas)} formulas"
+    raise TraceError(f"the invariant is not one SMT-LIB formula over the spec's variables "
+                     f"({why})", cert.source)
 
 
 def certify(cert: Certificate, machine) -> list[str]:
@@ -89,8 +134,13 @@ def certify(cert: Certificate, machine) -> list[str]:
     unknown = [name for name in cert.leaves if name not in decls]
     if unknown:
         return [f"the certificate's variables are not the spec's: {', '.join(unknown[:5])}"]
-    inv = z3.parse_smt2_string(f"(assert {cert.invariant})", decls=decls)[0]
-    (goal,) = [g for g in goals(rel, CheckOptions([cert.property], deadlock=cert.property == "deadlock")) if g.name == cert.property]
+    inv = _invariant(cert, decls)
+    options = CheckOptions([cert.property], deadlock=cert.property == "deadlock")
+    found = [g for g in goals(rel, options) if g.name == cert.property]
+    if not found:
+        raise TraceError(f"the spec has no property {cert.property!r} that a proof decides "
+                         f"(an invariant, @reachable or deadlock)", cert.source)
+    goal = found[0]
     xs2 = rel.copy("next")
     obligations = {
         "initiation (Init => Inv)": z3.And(rel.valid, rel.is_initial(rel.flat), z3.Not(inv)),
@@ -101,9 +151,10 @@ def certify(cert: Certificate, machine) -> list[str]:
             rel.valid, inv, z3.Or(goal.bad, rel.failing())),
     }
     failed = []
-    for name, query in obligations.items():
-        solver = z3.Solver()
-        solver.add(query)
-        if solver.check() != z3.unsat:
-            failed.append(name)
+    with ctrl_c_interrupts_z3():
+        for name, query in obligations.items():
+            solver = z3.Solver()
+            solver.add(query)
+            if answer(solver.check) != z3.unsat:
+                failed.append(name)
     return failed

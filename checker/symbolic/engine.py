@@ -10,15 +10,17 @@ from __future__ import annotations
 import dataclasses
 import enum
 import time
+from typing import Iterator
 
 import z3
 
 from ..domains import enum_label
-from ..errors import SpecError
+from ..errors import ModelError, SpecError
 from ..explorer import CheckOptions
 from ..machine import LIVENESS_KINDS, Machine
 from ..results import PropertyResult, RunResult, Stats, Verdict
 from ..trace import Step, Trace
+from .interrupt import answer, ctrl_c_interrupts_z3
 from .relation import Relation
 
 DEFAULT_DEPTH = 30
@@ -30,6 +32,7 @@ class Goal:
     kind: str                   # invariant, reachable, deadlock
     where: str | None
     bad: z3.BoolRef             # the states that decide the property when reachable
+    covers: str = ""            # the symbolic constants' values a proof is for
 
     def found(self, finding: tuple[Trace | None, str], how: str) -> PropertyResult:
         """The verdict when a bad state is reachable (a trace, and the symbolic constants'
@@ -41,9 +44,9 @@ class Goal:
                               where=self.where)
 
     def excluded(self, reason: str, **extra) -> PropertyResult:
-        """The verdict when no bad state is reachable (proved)."""
+        """The verdict when no bad state is reachable (proved, for the values it covers)."""
         verdict = Verdict.VIOLATED if self.kind == "reachable" else Verdict.HOLDS
-        return _result(self, verdict, reason, **extra)
+        return _result(self, verdict, reason + self.covers, **extra)
 
     def unknown(self, reason: str) -> PropertyResult:
         return _result(self, Verdict.UNKNOWN, reason)
@@ -56,17 +59,29 @@ def _result(goal, verdict, reason, **extra):
 
 
 def goals(rel: Relation, options: CheckOptions) -> list[Goal]:
-    chosen = [p for p in chosen_properties(rel.machine, options) if p.kind not in LIVENESS_KINDS]
+    covers = coverage(rel.machine)
     found = [Goal(p.name, p.kind, p.where, rel.formula(p.fn, p.name) if p.kind == "reachable"
-                  else z3.Not(rel.formula(p.fn, p.name))) for p in chosen]
+                  else z3.Not(rel.formula(p.fn, p.name)), covers)
+             for p in safety_properties(rel.machine, options)]
     if options.deadlock:
-        found.append(Goal("deadlock", "deadlock", None, rel.deadlocked()))
+        found.append(Goal("deadlock", "deadlock", None, rel.deadlocked(), covers))
     return found
 
 
 def chosen_properties(machine: Machine, options: CheckOptions):
     return [p for p in machine.properties
             if options.properties is None or p.name in options.properties]
+
+
+def safety_properties(machine: Machine, options: CheckOptions):
+    """The chosen properties a symbolic engine decides: all but liveness."""
+    return [p for p in chosen_properties(machine, options) if p.kind not in LIVENESS_KINDS]
+
+
+def coverage(machine: Machine) -> str:
+    """', for every backoff_limit >= 0': the constant values a proof holds for."""
+    ranges = [name if str(r) == "any" else f"{name} {r}" for name, r in machine.symbolic.items()]
+    return f", for every {' and every '.join(ranges)}" if ranges else ""
 
 
 class Unrolling:
@@ -101,9 +116,12 @@ class Unrolling:
     def at(self, formula, k: int):
         return self.rel.rename(formula, self.states[k])
 
+    def check(self, formula):
+        """Z3's answer: is a last state satisfying `formula` reachable along the path?"""
+        return answer(self.solver.check, self.at(formula, self.last))
+
     def reaches(self, formula) -> bool:
-        """Is a last state satisfying `formula` reachable along the path?"""
-        return self.solver.check(self.at(formula, self.last)) == z3.sat
+        return self.check(formula) == z3.sat
 
     def finding(self) -> tuple[Trace | None, str]:
         """What the solver's last model found: the trace to the last step, labelled with
@@ -143,7 +161,7 @@ def _show(value) -> str:
 
 
 class SymbolicEngine:
-    """Base of bmc, kind and pdr: builds the relation, asks `decide` per goal."""
+    """Base of bmc, kind and pdr: builds the relation, asks `decide` for the goals."""
 
     name = "symbolic"
 
@@ -152,24 +170,61 @@ class SymbolicEngine:
         self.depth_bound = options.max_depth or DEFAULT_DEPTH
 
     def check(self, model_name: str = "") -> RunResult:
+        """Each chosen property's verdict, as `decide` yields them; Ctrl-C leaves what was
+        not decided yet unknown. Liveness is refused first: when only liveness was chosen,
+        the spec is not even read."""
+        m, options = self.machine, self.options
         started = time.perf_counter()
-        self.deadline = started + (self.options.max_seconds or float("inf"))
+        self.deadline = started + (options.max_seconds or float("inf"))
+        stats, decided, interrupted = Stats(), {}, None
+        only_liveness = not options.deadlock and chosen_properties(m, options) and \
+            not safety_properties(m, options)
+        try:
+            with ctrl_c_interrupts_z3():
+                if not only_liveness:
+                    rel = self._relation(model_name)
+                    for result in self.decide(rel, goals(rel, options), stats):
+                        decided[result.name] = result
+        except KeyboardInterrupt:
+            interrupted = "interrupted (Ctrl-C)"
+        results = [decided.get(r.name, r) for r in self._undecided(interrupted)]
+        stats.seconds = time.perf_counter() - started
+        stats.complete = all(r.verdict is not Verdict.UNKNOWN for r in results)
+        constants = {**m.env, **{n: f"symbolic ({r})" for n, r in m.symbolic.items()}}
+        undecided = [r.reason for r in results if r.verdict is Verdict.UNKNOWN]
+        return RunResult(model_name, m.spec_cls.__name__, self.name, constants, stats, results,
+                         stopped=interrupted or (undecided[0] if undecided else None))
+
+    def _undecided(self, why: str | None) -> list[PropertyResult]:
+        """Each chosen property unknown (`why`), liveness last, unknown as unsupported."""
+        m, options = self.machine, self.options
+        safety = [PropertyResult(p.name, p.kind, Verdict.UNKNOWN, why, where=p.where)
+                  for p in safety_properties(m, options)]
+        deadlock = [PropertyResult("deadlock", "deadlock", Verdict.UNKNOWN, why)] \
+            if options.deadlock else []
+        return safety + deadlock + [
+            PropertyResult(p.name, p.kind, Verdict.UNKNOWN,
+                           f"liveness is not supported by the {self.name} engine", where=p.where)
+            for p in chosen_properties(m, options) if p.kind in LIVENESS_KINDS]
+
+    def _relation(self, model_name: str) -> Relation:
+        """The spec as formulas; with no initial state, every proof would be vacuous: an
+        error (of the model file's [symbolic] values, if any, else of the spec)."""
+        started = time.perf_counter()
         rel = Relation(self.machine)
         self.report(f"{self.name}: the spec as a relation of {len(rel.flat)} variables, "
                     f"{len(rel.steps)} steps and {len(rel.failures)} failure conditions "
                     f"({time.perf_counter() - started:.0f} s)")
-        stats = Stats()
-        results = self.decide(rel, goals(rel, self.options), stats) + [
-            PropertyResult(p.name, p.kind, Verdict.UNKNOWN,
-                           f"liveness is not supported by the {self.name} engine", where=p.where)
-            for p in chosen_properties(self.machine, self.options) if p.kind in LIVENESS_KINDS]
-        stats.seconds = time.perf_counter() - started
-        stats.complete = all(r.verdict is not Verdict.UNKNOWN for r in results)
-        m = self.machine
-        constants = {**m.env, **{n: f"symbolic ({c})" for n, c in m.symbolic.items()}}
-        undecided = [r.reason for r in results if r.verdict is Verdict.UNKNOWN]
-        return RunResult(model_name, m.spec_cls.__name__, self.name, constants, stats, results,
-                         stopped=undecided[0] if undecided else None)
+        solver = z3.Solver()
+        solver.add(rel.valid, rel.is_initial(rel.flat))
+        if answer(solver.check) == z3.unsat:
+            m = self.machine
+            message = (f"no initial state{coverage(m)}: the spec's initial values, domains and "
+                       f"constraints exclude them all, so every proof would be vacuous")
+            if m.symbolic:
+                raise ModelError(f"[symbolic] {message}", model_name or None)
+            raise SpecError(message, m.where)
+        return rel
 
     def report(self, message: str):
         if self.progress is not None:
@@ -181,5 +236,6 @@ class SymbolicEngine:
     def out_of_time(self) -> bool:
         return self.seconds_left() < 0
 
-    def decide(self, rel: Relation, goals: list[Goal], stats: Stats) -> list[PropertyResult]:
+    def decide(self, rel: Relation, goals: list[Goal], stats: Stats) -> Iterator[PropertyResult]:
+        """Each goal's verdict, yielded as soon as it is decided (so that Ctrl-C keeps it)."""
         raise NotImplementedError

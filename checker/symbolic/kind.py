@@ -17,24 +17,21 @@ class KInduction(SymbolicEngine):
     name = "kind"
 
     def decide(self, rel, goals, stats):
-        results = []
         for g in goals:
-            results.append(self._one(rel, g, stats))
-        return results
+            yield self._one(rel, g, stats)
 
     def _one(self, rel, goal, stats):
         bad = z3.Or(goal.bad, rel.failing())
         step = Unrolling(rel, initial=False)
         for k in range(1, self.depth_bound + 1):
-            found = search(rel, [goal], k - 1, self)
-            if found:
-                return goal.found(found[goal.name], "shortest")
+            for _, finding in search(rel, [goal], k - 1, self):
+                return goal.found(finding, "shortest")
             step.solver.add(step.at(z3.Not(bad), k - 1))
             xs = step.extend()
             step.solver.add(z3.And([z3.Or([a != b for a, b in zip(xs, ys)])
                                     for ys in step.states[:-1]]))
             stats.depth = max(stats.depth, k)
-            if not step.reaches(bad):
+            if step.check(bad) == z3.unsat:
                 return goal.excluded(f"{k}-inductive" + ("" if k > 1 else " (inductive)"))
             if self.out_of_time():
                 return goal.unknown(f"time limit, not k-inductive up to {k}")

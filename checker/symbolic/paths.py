@@ -17,6 +17,7 @@ import z3
 
 from ..dsl import Disabled, Oracle, install_oracle
 from ..errors import SpecError
+from .interrupt import answer
 
 MAX_PATHS = 20_000          # paths through one function before it counts as an explosion
 MAX_VALUES = 64             # values one symbolic term may take where Python needs one
@@ -99,8 +100,8 @@ class Explorer(Oracle):
         return value
 
     def feasible(self, condition: z3.BoolRef) -> bool:
-        return self.solver.check(*self.context, *self.conditions, *self.guards,
-                                 condition) != z3.unsat
+        return answer(self.solver.check, *self.context, *self.conditions, *self.guards,
+                      condition) != z3.unsat
 
     def assume(self, condition: z3.BoolRef):
         """Go on only where `condition` holds (a merged helper's paths are enabled)."""
@@ -164,7 +165,7 @@ class Explorer(Oracle):
         """Python needs one value of `term` (an index, a hash, a length): each is a path."""
         def options():
             found, blocked = [], self.context + self.conditions + self.guards
-            while self.solver.check(*blocked) == z3.sat:
+            while answer(self.solver.check, *blocked) == z3.sat:
                 v = self.solver.model().eval(term, model_completion=True)
                 if len(found) == MAX_VALUES:
                     raise SymbolicError(f"{term} takes more than {MAX_VALUES} values here, and "

@@ -36,6 +36,7 @@ from .bmc import search
 from .certificate import Certificate
 from .cone import Cones, conjuncts
 from .engine import Goal, SymbolicEngine
+from .interrupt import answer
 
 FIRST_SLICE = 2.0               # seconds per part in the first pass
 
@@ -69,7 +70,7 @@ class PDR(SymbolicEngine):
         chain = self._prove(rel, parts, self._houdini(rel, parts, _lemmas(rel, goals)))
         failures = [p for p in parts if p.goal is None]
         if any(p.state == "reachable" for p in failures):
-            search(rel, [], self.depth_bound, self)          # raises the spec error
+            list(search(rel, [], self.depth_bound, self))    # raises the spec error
             for p in failures:
                 if p.state == "reachable":
                     p.state, p.reason = "stuck", f"a step that fails is reachable beyond " \
@@ -77,8 +78,9 @@ class PDR(SymbolicEngine):
         used = {leaf.get_id() for proof in chain for leaf in proof.leaves}
         leaves = [leaf for leaf in rel.flat if leaf.get_id() in used]
         whole = z3.And([proof.invariant for proof in chain])
-        return [self._result(rel, g, [p for p in parts if p.goal is g], failures, whole, leaves,
-                             len(chain)) for g in goals]
+        for g in goals:
+            yield self._result(rel, g, [p for p in parts if p.goal is g], failures, whole, leaves,
+                               len(chain))
 
     def _houdini(self, rel, parts: list[_Part], lemmas: list) -> list[_Proof]:
         """The largest set of candidates (the open parts, and the spec's other invariants
@@ -88,19 +90,20 @@ class PDR(SymbolicEngine):
         candidates.update({("lemma", i): f for i, f in enumerate(lemmas)})
         initial = z3.Solver()
         initial.add(rel.valid, rel.is_initial(rel.flat))
-        alive = {k: f for k, f in candidates.items() if initial.check(z3.Not(f)) == z3.unsat}
+        alive = {k: f for k, f in candidates.items()
+                 if answer(initial.check, z3.Not(f)) == z3.unsat}
         xs2 = rel.copy("next")
         step = z3.Solver()
         step.add(rel.valid, rel.next(xs2), rel.rename(rel.valid, xs2))
         after = {k: rel.rename(f, xs2) for k, f in alive.items()}
-        answer = z3.unsat
+        outcome = z3.unsat
         while alive:
             if self.seconds_left() < float("inf"):
                 step.set(timeout=_milliseconds(self.seconds_left()))
             step.push()
             step.add(*alive.values(), z3.Or([z3.Not(after[k]) for k in alive]))
-            answer = step.check()
-            if answer != z3.sat:
+            outcome = answer(step.check)
+            if outcome != z3.sat:
                 step.pop()
                 break
             model = step.model()
@@ -110,7 +113,7 @@ class PDR(SymbolicEngine):
         proved = [p for p in parts if ("part", id(p)) in alive]
         self.report(f"pdr: {len(proved)} of {len(parts)} parts inductive together with "
                     f"{len(alive) - len(proved)} of {len(lemmas)} lemmas (Houdini)")
-        if answer != z3.unsat or not proved:
+        if outcome != z3.unsat or not proved:
             return []
         for p in proved:
             p.state = "proved"
@@ -140,9 +143,8 @@ class PDR(SymbolicEngine):
     def _result(self, rel, goal, own: list[_Part], failures: list[_Part], whole, leaves,
                 proofs: int):
         if any(p.state == "reachable" for p in own):
-            found = search(rel, [goal], self.depth_bound, self)
-            if goal.name in found:
-                return goal.found(found[goal.name], "shortest")
+            for _, finding in search(rel, [goal], self.depth_bound, self):
+                return goal.found(finding, "shortest")
             return goal.found((None, f" beyond depth {self.depth_bound}: no trace"), "PDR: a")
         if any(p.state != "proved" for p in own):
             return goal.unknown(self._unproved(own, "parts of the property"))
@@ -185,14 +187,14 @@ class PDR(SymbolicEngine):
         fp.rule(inv(*xs2, *rel.params.values()),
                 z3.And(inv(*args), known, rel.next(xs2), rel.rename(known, xs2)))
         try:
-            answer = fp.query(z3.And(inv(*args), known, part.bad))
+            outcome = answer(fp.query, z3.And(inv(*args), known, part.bad))
         except z3.Z3Exception:                      # Spacer cancels at its timeout: open
             return
-        if answer == z3.unsat:
+        if outcome == z3.unsat:
             part.state = "proved"
             chain.append(_Proof(z3.substitute_vars(fp.get_cover_delta(-1, inv), *args),
                                 rel.flat))
-        elif answer == z3.sat:
+        elif outcome == z3.sat:
             part.state = "reachable"
         elif not any(word in fp.reason_unknown() for word in ("canceled", "timeout")):
             part.state, part.reason = "stuck", f"Spacer gave up: {fp.reason_unknown()}"

@@ -9,7 +9,6 @@ which BMC and the provers check like any other property.
 from __future__ import annotations
 
 import dataclasses
-import re
 import types
 from typing import Callable
 
@@ -20,6 +19,7 @@ from ..dsl import spec_members
 from ..errors import DomainError, SpecError, user_frame, where_defined
 from ..machine import MISSING, Binding, Machine
 from ..machine import truth as concrete_truth
+from .interrupt import answer
 from .merge import Scratch, merging
 from .paths import Explorer
 from .rewrite import Compiler
@@ -62,8 +62,8 @@ class Relation:
                        for v in m.variables]
         self.x = [s.fresh(v.name) for s, v in zip(self.shapes, m.variables)]
         self.flat = [leaf for leaves in self.x for leaf in leaves]
-        self.assumptions = z3.And([parse_constraint(name, text, self.params[name])
-                                   for name, text in m.symbolic.items()])
+        self.assumptions = z3.And([c for name, allowed in m.symbolic.items()
+                                   for c in allowed.conditions(self.params[name])])
         self.domains = z3.And([s.valid(leaves) for s, leaves in zip(self.shapes, self.x)])
         self.solver = z3.Solver()
         self.solver.add(self.domains, self.assumptions)
@@ -140,7 +140,7 @@ class Relation:
 
     def fail(self, condition, message, where):
         key = (message, condition.hash())
-        if key not in self._seen and self.solver.check(condition) != z3.unsat:
+        if key not in self._seen and answer(self.solver.check, condition) != z3.unsat:
             self._seen.add(key)
             self.failures.append(Failure(condition, message, where))
 
@@ -256,23 +256,3 @@ def _merged(member):
 
 def _equal(xs, terms) -> list:
     return [a == b for a, b in zip(xs, terms)]
-
-
-_BOUND = re.compile(r"\s*(>=|<=|==|!=|>|<)\s*(-?\d+)\s*")
-
-
-def parse_constraint(name: str, text: str, term: z3.ArithRef) -> z3.BoolRef:
-    """'>= 0', '>= 1 and <= 5', 'any': the constraint on a symbolic constant."""
-    if text.strip() == "any":
-        return z3.BoolVal(True)
-    parts = re.split(r"\band\b|,", text)
-    conds = []
-    for part in parts:
-        found = _BOUND.fullmatch(part)
-        if not found:
-            raise ValueError(f"symbolic constant {name}: cannot read {part.strip()!r}; write "
-                             f"comparisons such as \">= 0\" or \">= 1 and <= 5\", or \"any\"")
-        op, bound = found.group(1), int(found.group(2))
-        conds.append({">=": term >= bound, "<=": term <= bound, "==": term == bound,
-                      "!=": term != bound, ">": term > bound, "<": term < bound}[op])
-    return z3.And(conds)
