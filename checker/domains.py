@@ -15,11 +15,8 @@ import enum
 import inspect
 import itertools
 import operator
-<<<<<<< HEAD
-import sys
-=======
 import re
->>>>>>> h18-symbolic
+import sys
 import types
 import typing
 from typing import Any

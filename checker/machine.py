@@ -15,11 +15,7 @@ import itertools
 import types
 from typing import Any, Callable, Iterator
 
-<<<<<<< HEAD
-from .domains import Const, Domain, Expr, Fill, GhostDomain, OutOfDomain, as_domain
-=======
-from .domains import Const, Domain, Fill, GhostDomain, IntRange, OutOfDomain, as_domain
->>>>>>> h18-symbolic
+from .domains import Const, Domain, Expr, Fill, GhostDomain, IntRange, OutOfDomain, as_domain
 from .dsl import (FAIRNESS, Disabled, Oracle, Role, Spec, install_oracle, ordered_values,
                   spec_members)
 from .errors import SPEC_FAILURES, DomainError, SpecError, user_frame, where_defined

@@ -72,25 +72,10 @@ class Model:
                              self.where("expect", "deadlock"))
         return m
 
-<<<<<<< HEAD
-    def _check_symbolic(self, m: Machine):
-        """Symbolic constants are for the symbolic engines, and must be int constants."""
-        for name, constraint in self.symbolic.items():
-            where = self.where("symbolic", name)
-            if name not in m.consts or type(m.consts[name].default) is not int:
-                ints = ", ".join(sorted(n for n, c in m.consts.items() if type(c.default) is int))
-                raise ModelError(f"[symbolic] {name}: not an int constant of the spec (its int "
-                                 f"constants: {ints or 'none'})", where)
-            if not isinstance(constraint, str):
-                raise ModelError(f'[symbolic] {name}: write the constraint as a string, e.g. '
-                                 f'{name} = ">= 0"', where)
-            if self.engine in EXPLICIT:
-=======
     def _check_symbolic(self):
         """Symbolic constants are for the symbolic engines."""
         for name in self.symbolic:
-            if self.engine == "explicit":
->>>>>>> h18-symbolic
+            if self.engine in EXPLICIT:
                 raise ModelError(f"constant {name} is symbolic: the explicit engine needs a "
                                  f"concrete value (set it in [constants] or with -D {name}=VALUE), "
                                  f"or check with --engine bmc, kind or pdr",
