@@ -138,7 +138,9 @@ class ExplicitEngine:
             if st not in parents:
                 load(sc, st)
                 consider(st, None)
-        stats.depth = 1 if level else 0
+        if not level:
+            raise m.no_initial_state()
+        stats.depth = 1
         while level:
             next_level = []
             for n, st in enumerate(level):

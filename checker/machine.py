@@ -487,6 +487,12 @@ class Machine:
                 found.append(st)
         return found
 
+    def no_initial_state(self) -> SpecError:
+        """What to say when no initial state is left: every verdict would be vacuous."""
+        cut = " inside the @constraint" if self.constraints else ""
+        return SpecError(f"no initial state{cut}: every property would hold vacuously",
+                         self.where)
+
     # ------------------------------------------------------------ reading states
 
     def constant(self, fn) -> bool | None:

@@ -14,7 +14,7 @@ from checker import Int, Map, Spec, action, constraint, invariant, reachable, re
 from checker.bulk.engine import BulkEngine
 from checker.bulk.layout import Unsupported
 from checker.engines import run_engine
-from checker.errors import DomainError
+from checker.errors import DomainError, SpecError
 from checker.explorer import CheckOptions, ExplicitEngine
 from checker.machine import Machine
 from checker.model import load_model
@@ -169,3 +169,27 @@ def test_the_automatic_choice_takes_bulk_where_it_can_and_says_why_not_elsewhere
         run_engine("bulk", live.machine(), live.options)
     limited = dataclasses.replace(CheckOptions(), max_states=100)
     assert run_engine("explicit", Machine(TwoPhase), limited).method.startswith("interpreter")
+
+
+class Excluded(Spec):
+    """A constraint no initial state satisfies: nothing to explore, nothing to prove."""
+    x: Int[0, 2] = 0
+
+    @action
+    def up(s):
+        require(s.x < 2)
+        s.x += 1
+
+    @constraint
+    def far(s):
+        return s.x > 1
+
+    @invariant
+    def anything(s):
+        return s.x < 1
+
+
+@pytest.mark.parametrize("engine", ["interpreter", "bulk"])
+def test_no_initial_state_is_an_error_never_a_vacuous_holds(engine):
+    with pytest.raises(SpecError, match="no initial state inside the @constraint"):
+        run_engine(engine, Machine(Excluded), CheckOptions())

@@ -124,7 +124,9 @@ class BulkEngine:
         frontier = frontier[self._holds(self.constraint, frontier)]
         parent = np.zeros(0, np.int32)
         visited = np.sort(frontier)
-        stats.depth = 1 if len(frontier) else 0
+        if not len(frontier):
+            raise m.no_initial_state()
+        stats.depth = 1
         next_report = 2.0
         try:
             while len(frontier):
