@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from typing import Callable
 
-from .explorer import CheckOptions, ExplicitEngine
+from .explorer import ExplicitEngine
+from .options import CheckOptions
 from .machine import Machine
 from .results import RunResult, Stats
 

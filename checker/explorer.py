@@ -7,7 +7,6 @@ whatever is still undecided, never with a wrong `holds`.
 """
 from __future__ import annotations
 
-import dataclasses
 import time
 from typing import Callable
 
@@ -17,19 +16,9 @@ from .errors import SPEC_FAILURES
 from .fastpath import DISABLED
 from . import liveness
 from .machine import LIVENESS_KINDS, Machine, truth
+from .options import CheckOptions
 from .results import Coverage, PropertyResult, RunResult, Stats, Verdict
 from .trace import build_trace
-
-
-@dataclasses.dataclass
-class CheckOptions:
-    """What to check and how far: shared by every engine."""
-
-    properties: list[str] | None = None        # None: every property of the spec
-    deadlock: bool = False
-    max_states: int | None = None
-    max_seconds: float | None = None
-    max_depth: int | None = None
 
 
 class Search:

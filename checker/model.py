@@ -16,7 +16,7 @@ from typing import Any
 from .dsl import Spec
 from .errors import SPEC_FAILURES, ModelError, SpecError, user_frame
 from .engines import ENGINES, EXPLICIT
-from .explorer import CheckOptions
+from .options import CheckOptions
 from .files import read_text
 from .machine import BindError, Machine
 from .results import Verdict

@@ -5,7 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from checker.explorer import CheckOptions, ExplicitEngine
+from checker.explorer import ExplicitEngine
+from checker.options import CheckOptions
 from checker.machine import Machine
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -12,7 +12,8 @@ import pytest
 
 from checker import Const, Int, Map, Spec, action, invariant, reachable, require
 from checker.dispatch import NO_KEY
-from checker.explorer import CheckOptions, ExplicitEngine
+from checker.explorer import ExplicitEngine
+from checker.options import CheckOptions
 from checker.machine import Machine
 from checker.model import load_model
 from conftest import ROOT

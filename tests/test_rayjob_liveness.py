@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from checker.explorer import CheckOptions, ExplicitEngine
+from checker.explorer import ExplicitEngine
+from checker.options import CheckOptions
 from checker.itf import from_itf, read_itf
 from checker.machine import Machine
 from checker.model import load_model

@@ -20,7 +20,8 @@ import z3
 from checker import (Const, Int, Map, Option, Set, Spec, action, choose, constraint,
                      eventually, invariant, require)
 from checker.errors import SpecError, where_defined
-from checker.explorer import CheckOptions, ExplicitEngine
+from checker.explorer import ExplicitEngine
+from checker.options import CheckOptions
 from checker.machine import Machine
 from checker.model import load_model
 from checker.symbolic.bmc import BMC

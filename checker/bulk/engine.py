@@ -23,7 +23,8 @@ import numpy as np
 import z3
 
 from ..errors import SPEC_FAILURES
-from ..explorer import CheckOptions, ExplicitEngine, Search, coverage, verdicts
+from ..explorer import ExplicitEngine, Search, coverage, verdicts
+from ..options import CheckOptions
 from ..machine import Binding, Machine
 from ..results import RunResult, Stats
 from ..symbolic.relation import Relation

@@ -19,7 +19,7 @@ from typing import Any
 import z3
 
 from ..errors import TraceError
-from ..explorer import CheckOptions
+from ..options import CheckOptions
 from ..results import PropertyResult
 from .interrupt import answer, ctrl_c_interrupts_z3
 from .relation import Relation

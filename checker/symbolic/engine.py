@@ -16,7 +16,7 @@ import z3
 
 from ..domains import enum_label
 from ..errors import ModelError, SpecError
-from ..explorer import CheckOptions
+from ..options import CheckOptions
 from ..machine import LIVENESS_KINDS, Machine
 from ..results import PropertyResult, RunResult, Stats, Verdict
 from ..trace import Step, Trace

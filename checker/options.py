@@ -1,0 +1,15 @@
+"""What a run checks and how far: the options every engine takes."""
+from __future__ import annotations
+
+import dataclasses
+
+
+@dataclasses.dataclass
+class CheckOptions:
+    """What to check and how far: shared by every engine."""
+
+    properties: list[str] | None = None        # None: every property of the spec
+    deadlock: bool = False
+    max_states: int | None = None
+    max_seconds: float | None = None
+    max_depth: int | None = None
