@@ -71,32 +71,32 @@ def progress_printer(err: Console):
 
 
 def itf_text(value: Any) -> str:
-    """Compact text for an ITF value: 3, "x", {a, b}, {k ↦ v}, Some(3), <<a, b>>."""
+    """Compact text for an ITF value (as `checker.itf.read_itf` checked it): 3, "x",
+    {a, b}, {k ↦ v}, Some(3), <<a, b>>."""
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, (int, float)):
+    if isinstance(value, int):
         return str(value)
     if isinstance(value, str):
         return value
     if isinstance(value, list):
         return "[" + ", ".join(itf_text(v) for v in value) + "]"
-    if isinstance(value, dict):
-        if set(value) == {"#bigint"}:
-            return value["#bigint"]
-        if "#set" in value:
-            return "{" + ", ".join(itf_text(v) for v in value["#set"]) + "}"
-        if "#tup" in value:
-            return "<<" + ", ".join(itf_text(v) for v in value["#tup"]) + ">>"
-        if "#map" in value:
-            return "{" + ", ".join(f"{itf_text(k)} ↦ {itf_text(v)}" for k, v in value["#map"]) + "}"
-        if "tag" in value and "value" in value:
-            inner = value["value"]
-            if inner in ({}, {"#tup": []}):
-                return value["tag"]
-            return f"{value['tag']}({itf_text(inner)})"
-        return "{" + ", ".join(f"{k}: {itf_text(v)}" for k, v in value.items()
-                               if not k.startswith("#")) + "}"
-    return json.dumps(value)
+    if "#bigint" in value:                       # an object from here on
+        return value["#bigint"]
+    if "#unserializable" in value:
+        return value["#unserializable"]
+    if "#set" in value:
+        return "{" + ", ".join(itf_text(v) for v in value["#set"]) + "}"
+    if "#tup" in value:
+        return "<<" + ", ".join(itf_text(v) for v in value["#tup"]) + ">>"
+    if "#map" in value:
+        return "{" + ", ".join(f"{itf_text(k)} ↦ {itf_text(v)}" for k, v in value["#map"]) + "}"
+    if set(value) == {"tag", "value"}:
+        inner = value["value"]
+        if inner in ({}, {"#tup": []}):
+            return value["tag"]
+        return f"{value['tag']}({itf_text(inner)})"
+    return "{" + ", ".join(f"{k}: {itf_text(v)}" for k, v in value.items()) + "}"
 
 
 def itf_diff(name: str, old: Any, new: Any) -> list[str]:
@@ -120,19 +120,19 @@ def print_trace(out: Console, data: dict) -> None:
     meta = data.get("#meta", {})
     ghost = set(meta.get("ghost", []))
     loop = data.get("loop")
-    title = " ".join(str(x) for x in (meta.get("spec"), meta.get("property"), meta.get("kind")) if x)
-    table = Table(title=title or None, title_justify="left", show_lines=False)
+    title = " ".join(x for x in (meta.get("spec"), meta.get("property"), meta.get("kind")) if x)
+    table = Table(title=escape(title) or None, title_justify="left", show_lines=False)
     table.add_column("#", justify="right")
     table.add_column("step")
     table.add_column("changes")
     previous: dict | None = None
     for i, state in enumerate(data["states"]):
-        smeta = state.get("#meta", {}) if isinstance(state.get("#meta"), dict) else {}
+        smeta = state.get("#meta", {})
         action = smeta.get("action", "init" if i == 0 else "?")
-        params = smeta.get("params") or {}
-        label = action + (f"({', '.join(f'{k}={v}' for k, v in params.items())})" if params else "")
+        params = smeta.get("params", {})
+        label = action + (f"({', '.join(f'{k}={itf_text(v)}' for k, v in params.items())})" if params else "")
         if smeta.get("choices"):
-            label += f" choosing {', '.join(map(str, smeta['choices']))}"
+            label += f" choosing {', '.join(map(itf_text, smeta['choices']))}"
         label = escape(label)
         if smeta.get("kind") == "fault":
             label = f"[red]fault[/] {label}"
@@ -140,12 +140,12 @@ def print_trace(out: Console, data: dict) -> None:
             label = f"[magenta]⟲ loop starts[/] {label}"
         rows = []
         for var in data["vars"]:
-            new = itf_text(state.get(var))
+            new = itf_text(state[var])
             tag = " [dim](ghost)[/]" if var in ghost else ""
             if previous is None:
                 rows.append(f"{escape(var)}{tag} = {escape(new)}")
             else:
-                rows += [escape(line) + tag for line in itf_diff(var, previous.get(var), state.get(var))]
+                rows += [escape(line) + tag for line in itf_diff(var, previous[var], state[var])]
         table.add_row(str(i), label, "\n".join(rows) or "[dim](no change)[/]")
         previous = state
     out.print(table)

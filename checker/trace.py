@@ -32,6 +32,7 @@ class Step:
 class Trace:
     steps: list[Step]
     loop: int | None = None                        # index where a lasso's cycle starts
+    prop: str | None = None                        # the property it is a counterexample or witness of
 
     @property
     def states(self) -> list[tuple]:
@@ -87,7 +88,8 @@ class ReplayReport:
 
 
 def replay(machine: Machine, trace: Trace) -> ReplayReport:
-    """Check that the first state is initial and each step is a transition of the spec."""
+    """Check that the first state is initial, each step is a transition of the spec, and
+    the trace shows what it claims about its property (a violation, a witness)."""
     first = trace.steps[0].state
     inits = machine.initial_states()
     if first not in inits:
@@ -113,8 +115,35 @@ def replay(machine: Machine, trace: Trace) -> ReplayReport:
         if not any(succ == back for _, _, succ in machine.successors(last)):
             return ReplayReport(False, len(trace.steps), f"the loop back to state {trace.loop} "
                                 f"is not a transition of the spec", len(trace.steps))
-    return ReplayReport(True, len(trace.steps) - 1,
-                        f"all {len(trace.steps) - 1} steps are transitions of the spec")
+    steps = len(trace.steps) - 1
+    if trace.prop is None:
+        return ReplayReport(True, steps, f"all {steps} steps are transitions of the spec "
+                                         f"(the trace names no property)")
+    claim, why_not = _claim(machine, trace)
+    if why_not:
+        return ReplayReport(False, steps, f"all {steps} steps are transitions of the spec, "
+                                          f"but they do not show {claim}: {why_not}")
+    return ReplayReport(True, steps, f"all {steps} steps are transitions of the spec and show {claim}")
+
+
+def _claim(machine: Machine, trace: Trace) -> tuple[str, str | None]:
+    """What the trace claims to show about its property, and why it does not (None when it
+    does): a prefix of a counterexample replays step by step, yet shows nothing."""
+    name, last = trace.prop, trace.steps[-1].state
+    if name == "deadlock":
+        if any(machine.successors(last)):
+            return "a deadlock", "its last state has a successor"
+        terminal = any(machine.check(t, last, "terminal") for t in machine.terminals)
+        return "a deadlock", "its last state is terminal" if terminal else None
+    prop = next(p for p in machine.properties if p.name == name)
+    if prop.kind == "invariant":
+        holds = machine.check(prop.fn, last, name)
+        return f"{name} violated", "its last state satisfies it" if holds else None
+    if prop.kind == "reachable":
+        holds = machine.check(prop.fn, last, name)
+        return f"a state satisfying {name}", None if holds else "its last state does not"
+    return f"{name} violated", None if trace.loop is not None else \
+        "it has no loop, and a liveness counterexample is a lasso"
 
 
 def _closest(machine: Machine, candidates: list[tuple], target: tuple) -> str:
