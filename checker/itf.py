@@ -115,13 +115,13 @@ def _check_state(state: Any, names: list[str], where: str) -> None:
     params = _typed(meta.get("params", {}), dict, f"{where}.#meta.params")
     for key, value in params.items():
         _text(key, f"{where}.#meta.params")
-        _check_value(value, f"{where}.#meta.params.{key}")
+        _check_value(value, _member(f"{where}.#meta.params", key))
     for i, choice in enumerate(_typed(meta.get("choices", []), list, f"{where}.#meta.choices")):
         _check_value(choice, f"{where}.#meta.choices[{i}]")
     for name in names:
         if name not in state:
-            raise TraceError(f"{where}: no value for {name}")
-        _check_value(state[name], f"{where}.{name}")
+            raise TraceError(f"{_member(where, name)}: missing")
+        _check_value(state[name], _member(where, name))
 
 
 _FORMS = {"#bigint", "#tup", "#set", "#map", "#unserializable"}
@@ -150,11 +150,11 @@ def _check_object(value: dict, where: str, depth: int) -> None:
             _text(value["tag"], f"{where}.tag")
         for key, item in value.items():
             _text(key, where)
-            _check_value(item, f"{where}.{key}", depth + 1)
+            _check_value(item, _member(where, key), depth + 1)
         return
     form = forms[0]
     if form not in _FORMS:
-        raise TraceError(f"{where}: {form} is not an ITF form ({', '.join(sorted(_FORMS))})")
+        raise TraceError(f"{where}: {form!r} is not an ITF form ({', '.join(sorted(_FORMS))})")
     if len(value) != 1:
         raise TraceError(f"{where}: {form} must be the object's only key")
     inner, at = value[form], f"{where}.{form}"
@@ -170,6 +170,11 @@ def _check_object(value: dict, where: str, depth: int) -> None:
             raise TraceError(f"{at}: each entry must be a [key, value] pair")
     for i, item in enumerate(items):
         _check_value(item, f"{at}[{i}]", depth + 1)
+
+
+def _member(where: str, key: str) -> str:
+    """The JSON path of `where`'s member `key`: `states[3].x`, or `states[3]["a b"]`."""
+    return f"{where}.{key}" if re.fullmatch(r"[\w#:-]+", key, re.ASCII) else f"{where}[{json.dumps(key)}]"
 
 
 _JSON_TYPES = {dict: "an object", list: "a list", str: "a string", bool: "a boolean",

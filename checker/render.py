@@ -1,6 +1,7 @@
 """Human-readable output: the results table, coverage warnings, and traces step by step."""
 from __future__ import annotations
 
+import functools
 import json
 import sys
 from typing import Any
@@ -100,19 +101,21 @@ def itf_text(value: Any) -> str:
 
 
 def itf_diff(name: str, old: Any, new: Any) -> list[str]:
-    """What changed, key by key in maps and field by field in records: `pc[2]: Loop → Eat`."""
+    """What changed, key by key in maps and field by field in records: `pc[2]: Loop → Eat`.
+    A map key on one side only is None on the other, shown as `(none)`."""
     if old == new:
         return []
     if isinstance(old, dict) and isinstance(new, dict):
         if "#map" in old and "#map" in new:
-            before = {json.dumps(k, sort_keys=True): v for k, v in old["#map"]}
-            lines = []
-            for k, v in new["#map"]:
-                lines += itf_diff(f"{name}[{itf_text(k)}]", before.get(json.dumps(k, sort_keys=True)), v)
-            return lines
+            ref = functools.partial(json.dumps, sort_keys=True)
+            before, after = ({ref(k): v for k, v in m["#map"]} for m in (old, new))
+            keys = {ref(k): k for k, _ in old["#map"] + new["#map"]}
+            return [line for r, k in keys.items()
+                    for line in itf_diff(f"{name}[{itf_text(k)}]", before.get(r), after.get(r))]
         if not any(k.startswith("#") for k in (*old, *new)) and "tag" not in old and set(old) == set(new):
             return [line for field in new for line in itf_diff(f"{name}.{field}", old[field], new[field])]
-    return [f"{name}: {itf_text(old)} → {itf_text(new)}"]
+    shown = ["(none)" if v is None else itf_text(v) for v in (old, new)]
+    return [f"{name}: {shown[0]} → {shown[1]}"]
 
 
 def print_trace(out: Console, data: dict) -> None:

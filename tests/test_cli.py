@@ -172,10 +172,11 @@ MALFORMED_TRACES = [      # (where in DieHard's trace, the wrong value, the mess
     (["states", 2, "big"], {"#map": [5]}, "states[2].big.#map[0]: expected a list, got a number"),
     (["states", 2, "big"], {"#tup": {}}, "states[2].big.#tup: expected a list, got an object"),
     (["states", 2, "big"], {"#set": [], "x": 1}, "states[2].big: #set must be the object's only key"),
-    (["states", 2, "big"], {"#sets": []}, "states[2].big: #sets is not an ITF form"),
+    (["states", 2, "big"], {"#sets": []}, "states[2].big: '#sets' is not an ITF form"),
     (["states", 2, "big"], {"tag": 5, "value": {}}, "states[2].big.tag: expected a string, got a number"),
     (["states", 2, "big"], 1.5, "states[2].big: 1.5 is not an ITF value"),
     (["states", 2, "big"], None, "states[2].big: null is not an ITF value"),
+    (["states", 2, "big"], {"a\x85b": None}, 'states[2].big["a\\u0085b"]: null is not an ITF value'),
     (["states", 2, "big"], DEEP, "nested more than 64 levels deep"),
 ]
 
@@ -200,7 +201,7 @@ UNREADABLE_TRACES = [
     ('{"vars": [], "states": [' + "1" * 5000 + "]}", "not valid JSON: a number is too long"),
     (b"\x89PNG\r\n\x1a\n\x00", "not UTF-8 text: byte 0x89 at offset 0"),
     ('{"vars": [], "states": [{}]}'.encode("utf-16"), "not UTF-8 text"),
-    ('{"vars": ["x"], "states": [{}]}', "states[0]: no value for x"),
+    ('{"vars": ["x"], "states": [{}]}', "states[0].x: missing"),
     ('{"vars": [], "states": []}', "the trace has no states"),
 ]
 
@@ -289,3 +290,13 @@ def test_replay_of_a_lasso_without_its_loop_does_not_show_the_violation(tmp_path
     trace.write_text(json.dumps(data))
     result = run("replay", trace, path)
     assert result.exit_code == 1 and "it has no loop" in result.output
+
+
+def test_show_names_map_keys_that_appear_or_disappear(tmp_path):
+    trace = tmp_path / "t.itf.json"
+    trace.write_text(json.dumps({"vars": ["m"], "states": [
+        {"m": {"#map": [["a", 1], ["b", 2]]}}, {"m": {"#map": [["b", 3], ["c", 4]]}}]}))
+    shown = run("show", trace)
+    assert shown.exit_code == 0
+    assert "m[a]: 1 → (none)" in shown.output and "m[b]: 2 → 3" in shown.output \
+        and "m[c]: (none) → 4" in shown.output
