@@ -179,9 +179,10 @@ def replay(trace, model):
     except CheckerError as e:
         fail(err, e)
     if report.ok:
-        out.print(f"[green]ok[/]: {escape(f'{trace}: {report.message}')}")
+        out.print(f"[green]ok[/]: {escape(f'{trace}: {report.message}')}", soft_wrap=True)
         sys.exit(0)
-    out.print(f"[red]diverges[/]: {escape(f'{trace}: {report.message}')}", soft_wrap=True)
+    verdict = "diverges" if report.diverged_at is not None else "not shown"
+    out.print(f"[red]{verdict}[/]: {escape(f'{trace}: {report.message}')}", soft_wrap=True)
     sys.exit(1)
 
 

@@ -1,6 +1,7 @@
 """Human-readable output: the results table, coverage warnings, and traces step by step."""
 from __future__ import annotations
 
+import functools
 import json
 import sys
 from typing import Any
@@ -75,48 +76,50 @@ def progress_printer(err: Console):
 
 
 def itf_text(value: Any) -> str:
-    """Compact text for an ITF value: 3, "x", {a, b}, {k ↦ v}, Some(3), <<a, b>>."""
+    """Compact text for an ITF value (as `checker.itf.read_itf` checked it): 3, "x",
+    {a, b}, {k ↦ v}, Some(3), <<a, b>>."""
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, (int, float)):
+    if isinstance(value, int):
         return str(value)
     if isinstance(value, str):
         return value
     if isinstance(value, list):
         return "[" + ", ".join(itf_text(v) for v in value) + "]"
-    if isinstance(value, dict):
-        if set(value) == {"#bigint"}:
-            return value["#bigint"]
-        if "#set" in value:
-            return "{" + ", ".join(itf_text(v) for v in value["#set"]) + "}"
-        if "#tup" in value:
-            return "<<" + ", ".join(itf_text(v) for v in value["#tup"]) + ">>"
-        if "#map" in value:
-            return "{" + ", ".join(f"{itf_text(k)} ↦ {itf_text(v)}" for k, v in value["#map"]) + "}"
-        if "tag" in value and "value" in value:
-            inner = value["value"]
-            if inner in ({}, {"#tup": []}):
-                return value["tag"]
-            return f"{value['tag']}({itf_text(inner)})"
-        return "{" + ", ".join(f"{k}: {itf_text(v)}" for k, v in value.items()
-                               if not k.startswith("#")) + "}"
-    return json.dumps(value)
+    if "#bigint" in value:                       # an object from here on
+        return value["#bigint"]
+    if "#unserializable" in value:
+        return value["#unserializable"]
+    if "#set" in value:
+        return "{" + ", ".join(itf_text(v) for v in value["#set"]) + "}"
+    if "#tup" in value:
+        return "<<" + ", ".join(itf_text(v) for v in value["#tup"]) + ">>"
+    if "#map" in value:
+        return "{" + ", ".join(f"{itf_text(k)} ↦ {itf_text(v)}" for k, v in value["#map"]) + "}"
+    if set(value) == {"tag", "value"}:
+        inner = value["value"]
+        if inner in ({}, {"#tup": []}):
+            return value["tag"]
+        return f"{value['tag']}({itf_text(inner)})"
+    return "{" + ", ".join(f"{k}: {itf_text(v)}" for k, v in value.items()) + "}"
 
 
 def itf_diff(name: str, old: Any, new: Any) -> list[str]:
-    """What changed, key by key in maps and field by field in records: `pc[2]: Loop → Eat`."""
+    """What changed, key by key in maps and field by field in records: `pc[2]: Loop → Eat`.
+    A map key on one side only is None on the other, shown as `(none)`."""
     if old == new:
         return []
     if isinstance(old, dict) and isinstance(new, dict):
         if "#map" in old and "#map" in new:
-            before = {json.dumps(k, sort_keys=True): v for k, v in old["#map"]}
-            lines = []
-            for k, v in new["#map"]:
-                lines += itf_diff(f"{name}[{itf_text(k)}]", before.get(json.dumps(k, sort_keys=True)), v)
-            return lines
+            ref = functools.partial(json.dumps, sort_keys=True)
+            before, after = ({ref(k): v for k, v in m["#map"]} for m in (old, new))
+            keys = {ref(k): k for k, _ in old["#map"] + new["#map"]}
+            return [line for r, k in keys.items()
+                    for line in itf_diff(f"{name}[{itf_text(k)}]", before.get(r), after.get(r))]
         if not any(k.startswith("#") for k in (*old, *new)) and "tag" not in old and set(old) == set(new):
             return [line for field in new for line in itf_diff(f"{name}.{field}", old[field], new[field])]
-    return [f"{name}: {itf_text(old)} → {itf_text(new)}"]
+    shown = ["(none)" if v is None else itf_text(v) for v in (old, new)]
+    return [f"{name}: {shown[0]} → {shown[1]}"]
 
 
 def print_trace(out: Console, data: dict) -> None:
@@ -124,14 +127,14 @@ def print_trace(out: Console, data: dict) -> None:
     meta = data.get("#meta", {})
     ghost = set(meta.get("ghost", []))
     loop = data.get("loop")
-    title = " ".join(str(x) for x in (meta.get("spec"), meta.get("property"), meta.get("kind")) if x)
-    table = Table(title=title or None, title_justify="left", show_lines=False)
+    title = " ".join(x for x in (meta.get("spec"), meta.get("property"), meta.get("kind")) if x)
+    table = Table(title=escape(title) or None, title_justify="left", show_lines=False)
     table.add_column("#", justify="right")
     table.add_column("step")
     table.add_column("changes")
     previous: dict | None = None
     for i, state in enumerate(data["states"]):
-        smeta = state.get("#meta", {}) if isinstance(state.get("#meta"), dict) else {}
+        smeta = state.get("#meta", {})
         label = _step_label(smeta, "init" if i == 0 else "?")
         if loop is not None and i == loop:
             label = f"[magenta]⟲ loop starts[/] {label}"
@@ -152,9 +155,10 @@ def _step_label(smeta: dict, default: str) -> str:
     """`action(k=v) choosing ...`, marked when a fault, as rich markup."""
     action = smeta.get("action", default)
     params = smeta.get("params") or {}
-    label = action + (f"({', '.join(f'{k}={v}' for k, v in params.items())})" if params else "")
+    label = action + (f"({', '.join(f'{k}={itf_text(v)}' for k, v in params.items())})"
+                      if params else "")
     if smeta.get("choices"):
-        label += f" choosing {', '.join(map(str, smeta['choices']))}"
+        label += f" choosing {', '.join(map(itf_text, smeta['choices']))}"
     label = escape(label)
     return f"[red]fault[/] {label}" if smeta.get("kind") == "fault" else label
 

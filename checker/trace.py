@@ -37,6 +37,7 @@ class Trace:
     closing: Step | None = None                    # a lasso's step from the last state back to `loop`
     property_params: dict[str, str] = dataclasses.field(default_factory=dict)
     """The parameter values of the liveness property's instance the trace refutes."""
+    prop: str | None = None                        # the property it is a counterexample or witness of
 
     @property
     def states(self) -> list[tuple]:
@@ -93,7 +94,8 @@ class ReplayReport:
 
 def replay(machine: Machine, trace: Trace) -> ReplayReport:
     """Check that the first state is initial, each step is a transition of the spec, and
-    a lasso's cycle closes and is fair."""
+    a lasso's cycle closes and is fair, and the trace shows what it claims about its
+    property (a violation, a witness)."""
     first = trace.steps[0].state
     inits = machine.initial_states()
     if first not in inits:
@@ -114,10 +116,39 @@ def replay(machine: Machine, trace: Trace) -> ReplayReport:
                 why = f"no transition {label} leads from state {i - 1} to state {i}: " + \
                       _closest(machine, candidates, step.state)
             return ReplayReport(False, i, f"step {i}: {why}", i)
-    if trace.loop is not None:
-        return _replay_cycle(machine, trace)
-    return ReplayReport(True, len(trace.steps) - 1,
-                        f"all {len(trace.steps) - 1} steps are transitions of the spec")
+    steps = len(trace.steps) - 1
+    report = _replay_cycle(machine, trace) if trace.loop is not None else \
+        ReplayReport(True, steps, f"all {steps} steps are transitions of the spec")
+    if not report.ok:
+        return report
+    if trace.prop is None:
+        return ReplayReport(True, report.steps_checked,
+                            f"{report.message} (the trace names no property)")
+    claim, why_not = _claim(machine, trace)
+    if why_not:
+        return ReplayReport(False, report.steps_checked,
+                            f"{report.message}, but they do not show {claim}: {why_not}")
+    return ReplayReport(True, report.steps_checked, f"{report.message} and show {claim}")
+
+
+def _claim(machine: Machine, trace: Trace) -> tuple[str, str | None]:
+    """What the trace claims to show about its property, and why it does not (None when it
+    does): a prefix of a counterexample replays step by step, yet shows nothing."""
+    name, last = trace.prop, trace.steps[-1].state
+    if name == "deadlock":
+        if any(machine.successors(last)):
+            return "a deadlock", "its last state has a successor"
+        terminal = any(machine.check(t, last, "terminal") for t in machine.terminals)
+        return "a deadlock", "its last state is terminal" if terminal else None
+    prop = next(p for p in machine.properties if p.name == name)
+    if prop.kind == "invariant":
+        holds = machine.check(prop.fn, last, name)
+        return f"{name} violated", "its last state satisfies it" if holds else None
+    if prop.kind == "reachable":
+        holds = machine.check(prop.fn, last, name)
+        return f"a state satisfying {name}", None if holds else "its last state does not"
+    return f"{name} violated", None if trace.loop is not None else \
+        "it has no loop, and a liveness counterexample is a lasso"
 
 
 def _replay_cycle(machine: Machine, trace: Trace) -> ReplayReport:

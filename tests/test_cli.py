@@ -353,3 +353,169 @@ def test_a_spec_module_with_a_syntax_error_is_located_in_it(tmp_path):
 def test_max_seconds_nan_from_the_command_line_is_refused(tmp_path):
     result = run(DIEHARD, "--max-seconds", "nan", "--traces", tmp_path)
     assert result.exit_code == 2 and "nan is not a number of seconds" in result.output
+
+
+def diehard_trace(tmp_path):
+    """The checked counterexample of DieHard's not_solved, as ITF JSON."""
+    run(DIEHARD, "--traces", tmp_path, "-q")
+    return tmp_path / "diehard" / "not_solved.itf.json"
+
+
+def one_error_line(result, path, message):
+    assert result.exit_code == 2, result.output
+    (error,) = [line for line in result.output.splitlines() if line.strip()]
+    assert f"{path}: " in error and message in error, error
+
+
+DEEP = json.loads("[" * 100 + "]" * 100)
+
+MALFORMED_TRACES = [      # (where in DieHard's trace, the wrong value, the message)
+    (["#meta"], [], "#meta: expected an object, got a list"),
+    (["#meta", "ghost"], [[]], "#meta.ghost[0]: expected a string, got a list"),
+    (["params"], "N", "params: expected a list, got a string"),
+    (["vars", 1], 5, "vars[1]: expected a string, got a number"),
+    (["vars", 1], "small", "vars[1]: 'small' is listed twice"),
+    (["states"], {}, "states: expected a list, got an object"),
+    (["states", 2], None, "states[2]: expected an object, got null"),
+    (["states", 2, "#meta"], "x", "states[2].#meta: expected an object, got a string"),
+    (["states", 2, "#meta", "params"], [], "states[2].#meta.params: expected an object, got a list"),
+    (["states", 2, "#meta", "choices"], 5, "states[2].#meta.choices: expected a list, got a number"),
+    (["states", 2, "#meta", "action"], None, "states[2].#meta.action: expected a string, got null"),
+    (["states", 2, "#meta", "action"], "\ud800", "states[2].#meta.action: a string holds an unpaired"),
+    (["loop"], 7, "loop: 7 is not the index of a state (0 to 6)"),
+    (["loop"], "1", 'loop: "1" is not the index of a state'),
+    (["states", 2, "big"], {"#bigint": 5}, "states[2].big.#bigint: expected a string, got a number"),
+    (["states", 2, "big"], {"#bigint": "4.0"}, 'states[2].big.#bigint: "4.0" is not an integer'),
+    (["states", 2, "big"], {"#set": 5}, "states[2].big.#set: expected a list, got a number"),
+    (["states", 2, "big"], {"#map": [[1]]}, "states[2].big.#map: each entry must be a [key, value] pair"),
+    (["states", 2, "big"], {"#map": [5]}, "states[2].big.#map[0]: expected a list, got a number"),
+    (["states", 2, "big"], {"#tup": {}}, "states[2].big.#tup: expected a list, got an object"),
+    (["states", 2, "big"], {"#set": [], "x": 1}, "states[2].big: #set must be the object's only key"),
+    (["states", 2, "big"], {"#sets": []}, "states[2].big: '#sets' is not an ITF form"),
+    (["states", 2, "big"], {"tag": 5, "value": {}}, "states[2].big.tag: expected a string, got a number"),
+    (["states", 2, "big"], 1.5, "states[2].big: 1.5 is not an ITF value"),
+    (["states", 2, "big"], None, "states[2].big: null is not an ITF value"),
+    (["states", 2, "big"], {"a\x85b": None}, 'states[2].big["a\\u0085b"]: null is not an ITF value'),
+    (["states", 2, "big"], DEEP, "nested more than 64 levels deep"),
+]
+
+
+@pytest.mark.parametrize("command", ["show", "replay"])
+@pytest.mark.parametrize("where, value, message", MALFORMED_TRACES,
+                         ids=[f"{'.'.join(map(str, w))}={json.dumps(v)[:20]}" for w, v, _ in MALFORMED_TRACES])
+def test_a_malformed_trace_gives_one_line_with_its_json_path(tmp_path, command, where, value, message):
+    trace = diehard_trace(tmp_path)
+    data = json.loads(trace.read_text())
+    *parents, key = where
+    target = data
+    for part in parents:
+        target = target[part]
+    target[key] = value
+    trace.write_text(json.dumps(data))
+    one_error_line(run(command, trace, *([DIEHARD] if command == "replay" else [])), trace, message)
+
+
+UNREADABLE_TRACES = [
+    ("[" * 100_000, "not valid JSON: nested too deeply"),
+    ('{"vars": [], "states": [' + "1" * 5000 + "]}", "not valid JSON: a number is too long"),
+    (b"\x89PNG\r\n\x1a\n\x00", "not UTF-8 text (byte 0 is 0x89)"),
+    ('{"vars": [], "states": [{}]}'.encode("utf-16"), "not UTF-8 text"),
+    ('{"vars": ["x"], "states": [{}]}', "states[0].x: missing"),
+    ('{"vars": [], "states": []}', "the trace has no states"),
+]
+
+
+@pytest.mark.parametrize("command", ["show", "replay"])
+@pytest.mark.parametrize("content, message", UNREADABLE_TRACES, ids=[m for _, m in UNREADABLE_TRACES])
+def test_an_unreadable_trace_gives_one_line(tmp_path, command, content, message):
+    trace = tmp_path / "t.itf.json"
+    (trace.write_bytes if isinstance(content, bytes) else trace.write_text)(content)
+    one_error_line(run(command, trace, *([DIEHARD] if command == "replay" else [])), trace, message)
+
+
+def test_show_prints_trace_text_as_text_not_markup(tmp_path):
+    trace = diehard_trace(tmp_path)
+    data = json.loads(trace.read_text())
+    data["#meta"]["spec"] = "[/]"
+    trace.write_text(json.dumps(data))
+    shown = run("show", trace)
+    assert shown.exit_code == 0 and "[/] not_solved invariant" in shown.output
+
+
+def test_replay_of_a_counterexample_prefix_does_not_show_the_violation(tmp_path):
+    trace = diehard_trace(tmp_path)
+    full = run("replay", trace, DIEHARD)
+    assert full.exit_code == 0 and "6 steps are transitions of the spec and show not_solved violated" \
+        in full.output
+    data = json.loads(trace.read_text())
+    data["states"] = data["states"][:3]
+    trace.write_text(json.dumps(data))
+    prefix = run("replay", trace, DIEHARD)
+    assert prefix.exit_code == 1
+    assert "not shown" in prefix.output and "all 2 steps are transitions of the spec, but they do " \
+        "not show not_solved violated: its last state satisfies it" in prefix.output
+
+
+def test_replay_names_a_property_the_spec_lacks(tmp_path):
+    trace = diehard_trace(tmp_path)
+    data = json.loads(trace.read_text())
+    data["#meta"]["property"] = "solved"
+    trace.write_text(json.dumps(data))
+    one_error_line(run("replay", trace, DIEHARD), trace, "#meta.property: DieHard has no property 'solved'")
+
+
+UP = """
+    from checker import Int, Spec, action, reachable, require
+
+    class Up(Spec):
+        x: Int[0, 2] = 0
+
+        @action
+        def inc(s):
+            require(s.x < 2)
+            s.x += 1
+
+        @reachable
+        def two(s):
+            return s.x == 2
+"""
+
+
+@pytest.mark.parametrize("name, claim, why_not", [
+    ("two", "a state satisfying two", "its last state does not"),
+    ("deadlock", "a deadlock", "its last state has a successor"),
+])
+def test_replay_of_a_witness_or_deadlock_prefix_does_not_show_it(tmp_path, name, claim, why_not):
+    (tmp_path / "up_spec.py").write_text(textwrap.dedent(UP))
+    path = model(tmp_path, 'spec = "up_spec:Up"\n[check]\ndeadlock = true\n'
+                           '[expect]\ntwo = "holds"\ndeadlock = "violated"\n')
+    assert run(path, "--traces", tmp_path, "-q").exit_code == 0
+    trace = tmp_path / "m" / f"{name}.itf.json"
+    assert run("replay", trace, path).exit_code == 0
+    data = json.loads(trace.read_text())
+    data["states"] = data["states"][:-1]
+    trace.write_text(json.dumps(data))
+    prefix = run("replay", trace, path)
+    assert prefix.exit_code == 1 and f"do not show {claim}: {why_not}" in prefix.output
+
+
+def test_replay_of_a_lasso_without_its_loop_does_not_show_the_violation(tmp_path):
+    path = model(tmp_path, 'spec = "examples.diningphilosophers:DiningPhilosophers"\n'
+                           '[fairness]\neat = "none"\n[check]\nproperties = ["nobody_starves"]\n')
+    run(path, "--traces", tmp_path, "-q")
+    trace = tmp_path / "m" / "nobody_starves.itf.json"
+    data = json.loads(trace.read_text())
+    del data["loop"]
+    trace.write_text(json.dumps(data))
+    result = run("replay", trace, path)
+    assert result.exit_code == 1 and "it has no loop" in result.output
+
+
+def test_show_names_map_keys_that_appear_or_disappear(tmp_path):
+    trace = tmp_path / "t.itf.json"
+    trace.write_text(json.dumps({"vars": ["m"], "states": [
+        {"m": {"#map": [["a", 1], ["b", 2]]}}, {"m": {"#map": [["b", 3], ["c", 4]]}}]}))
+    shown = run("show", trace)
+    assert shown.exit_code == 0
+    assert "m[a]: 1 → (none)" in shown.output and "m[b]: 2 → 3" in shown.output \
+        and "m[c]: (none) → 4" in shown.output
