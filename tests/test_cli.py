@@ -361,9 +361,9 @@ def diehard_trace(tmp_path):
     return tmp_path / "diehard" / "not_solved.itf.json"
 
 
-def one_error_line(result, path, message):
+def assert_one_error(result, path, message):
     assert result.exit_code == 2, result.output
-    (error,) = [line for line in result.output.splitlines() if line.strip()]
+    error = one_error_line(result)
     assert f"{path}: " in error and message in error, error
 
 
@@ -412,7 +412,7 @@ def test_a_malformed_trace_gives_one_line_with_its_json_path(tmp_path, command, 
         target = target[part]
     target[key] = value
     trace.write_text(json.dumps(data))
-    one_error_line(run(command, trace, *([DIEHARD] if command == "replay" else [])), trace, message)
+    assert_one_error(run(command, trace, *([DIEHARD] if command == "replay" else [])), trace, message)
 
 
 UNREADABLE_TRACES = [
@@ -430,7 +430,7 @@ UNREADABLE_TRACES = [
 def test_an_unreadable_trace_gives_one_line(tmp_path, command, content, message):
     trace = tmp_path / "t.itf.json"
     (trace.write_bytes if isinstance(content, bytes) else trace.write_text)(content)
-    one_error_line(run(command, trace, *([DIEHARD] if command == "replay" else [])), trace, message)
+    assert_one_error(run(command, trace, *([DIEHARD] if command == "replay" else [])), trace, message)
 
 
 def test_show_prints_trace_text_as_text_not_markup(tmp_path):
@@ -461,7 +461,7 @@ def test_replay_names_a_property_the_spec_lacks(tmp_path):
     data = json.loads(trace.read_text())
     data["#meta"]["property"] = "solved"
     trace.write_text(json.dumps(data))
-    one_error_line(run("replay", trace, DIEHARD), trace, "#meta.property: DieHard has no property 'solved'")
+    assert_one_error(run("replay", trace, DIEHARD), trace, "#meta.property: DieHard has no property 'solved'")
 
 
 UP = """

@@ -370,7 +370,6 @@ MODELS = st.fixed_dictionaries({"spec": st.sampled_from(
     "extra": TOML_VALUES})
 
 
-@pytest.mark.xfail(strict=False, reason="binary model files: fixed in branch h18-cli")
 @fuzz(80)
 @given(data=st.data())
 def test_check_answers_every_random_or_mutated_model_file(work, data):
@@ -394,7 +393,6 @@ def mutated_certificate(data, text: str) -> str | bytes:
     return json.dumps(cert)
 
 
-@pytest.mark.xfail(strict=False, reason="malformed certificates: fixed in branch h18-symbolic")
 @fuzz(25)
 @given(data=st.data())
 def test_certify_answers_every_mutated_certificate(work, data):
