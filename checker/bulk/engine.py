@@ -29,7 +29,7 @@ from ..machine import Binding, Machine
 from ..results import RunResult, Stats
 from ..symbolic.relation import Relation
 from ..symbolic.shapes import shape_of
-from .layout import Layout, Unsupported  # noqa: F401  (Unsupported: what callers catch)
+from .layout import Layout, Unsupported
 from .vectorize import compile_terms, leaf_index, truth
 
 AUTO_WORDS = 4          # chosen automatically only for states of at most four words

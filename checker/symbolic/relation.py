@@ -50,7 +50,7 @@ class Relation:
     """The symbolic reading of a Machine (one per engine run)."""
 
     def __init__(self, machine: Machine, at: tuple | None = None,
-                 budget: Callable[[float], bool] | None = None):
+                 budget: Callable[[float], None] | None = None):
         """`at`, a state's code, reads the spec only in that one state: the same
         interpretation, without the paths other states would take (a cheap seam check).
         `budget(share)`, asked after each binding with the share of bindings read so far,
