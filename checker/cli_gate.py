@@ -72,7 +72,7 @@ def gate(paths, rev, baseline, update_baseline, junit, sarif, markdown, trace_di
               default=Path("models/mutants.toml"), show_default=True)
 @click.option("--only", multiple=True, metavar="NAME", help="Run only this mutant (repeatable).")
 def mutants(catalog, only):
-    """Run every spec mutant of CATALOG; each must be killed by some property."""
+    """Run every spec mutant of CATALOG; each must violate a property its model claims holds."""
     out, err = console(), console(stderr=True)
     try:
         outcomes = run_catalog(load_catalog(catalog), list(only))
@@ -85,6 +85,9 @@ def mutants(catalog, only):
                       f"({o.seconds:.1f} s)")
         else:
             out.print(f"[red]SURVIVED[/] {o.mutant.name:28} ({o.seconds:.1f} s): {escape(o.doc)}")
+        if o.also_moved:
+            moved = escape(", ".join(o.also_moved))
+            out.print(f"         [dim]also moved, not counted as kills: {moved}[/]")
     killed = sum(o.killed for o in outcomes)
     out.print(f"{killed}/{len(outcomes)} mutants killed")
     sys.exit(0 if killed == len(outcomes) else 1)

@@ -177,9 +177,14 @@ def test_only_changed_rechecks_models_whose_spec_changed(project):
     assert "models/b.toml" in result.output and "models/a.toml" not in result.output
 
 
+def mutants(catalog, *args):
+    return CliRunner().invoke(main, ["mutants", "--catalog", str(catalog), *args],
+                              catch_exceptions=False)
+
+
 def test_mutants_report_killers_and_fail_on_a_survivor(project):
     root, module = project
-    write_model(root, module)
+    write_model(root, module, expect='full = "holds"\n')
     catalog = root / "models" / "mutants.toml"
     catalog.write_text(textwrap.dedent(f"""
         [[mutant]]
@@ -188,7 +193,7 @@ def test_mutants_report_killers_and_fail_on_a_survivor(project):
         model = "light.toml"
         killed_by = "full"
     """))
-    run = lambda *a: CliRunner().invoke(main, ["mutants", "--catalog", str(catalog), *a])
+    run = lambda *a: mutants(catalog, *a)
     killed = run()
     assert killed.exit_code == 0, killed.output
     assert "killed" in killed.output and "by full" in killed.output and "1/1 mutants killed" in killed.output
@@ -203,3 +208,53 @@ def test_mutants_report_killers_and_fail_on_a_survivor(project):
     assert "SURVIVED" in survived.output and "Equivalent mutant" in survived.output
     assert run("--only", "stuck").exit_code == 0
     assert run("--only", "nope").exit_code == 2
+
+
+def catalog_of(root, module, cls, model="light.toml", extra=""):
+    catalog = root / "models" / "mutants.toml"
+    catalog.write_text(f'[[mutant]]\nname = "m"\nspec = "{module}:{cls}"\nmodel = "{model}"\n'
+                       + extra)
+    return catalog
+
+
+def test_only_a_claimed_property_that_breaks_kills_a_mutant(project):
+    root, module = project
+    write_model(root, module, expect='bounded = "holds"\n')         # `full` is not claimed
+    unclaimed = mutants(catalog_of(root, module, "StuckLight"))
+    assert unclaimed.exit_code == 1
+    assert "SURVIVED" in unclaimed.output
+    assert "also moved, not counted as kills: full" in unclaimed.output
+    write_model(root, module, cls="StuckLight", expect='full = "violated"\n', name="stuck.toml")
+    back = mutants(catalog_of(root, module, "Light", model="stuck.toml"))   # violated -> holds
+    assert back.exit_code == 1
+    assert "SURVIVED" in back.output
+    assert "also moved, not counted as kills: full (expected violated)" in back.output
+    write_model(root, module, expect='full = "holds"\n')
+    claimed = mutants(catalog_of(root, module, "StuckLight"))
+    assert claimed.exit_code == 0 and "by full" in claimed.output and "also moved" not in claimed.output
+
+
+def test_killed_by_must_name_a_property_claimed_to_hold(project):
+    root, module = project
+    write_model(root, module, expect='full = "holds"\n')
+    result = mutants(catalog_of(root, module, "StuckLight", extra='killed_by = "bounded"\n'))
+    assert result.exit_code == 2
+    assert "mutants.toml:1: killed_by names 'bounded', which light.toml's [expect] does not " \
+           "claim holds" in result.output
+
+
+@pytest.mark.parametrize("text,problem", [
+    ('mutant = ["x"]\n', ":1: a mutant must be a [[mutant]] table, got 'x'"),
+    ('[[mutant]]\nname = ["a"]\nspec = "s:S"\nmodel = "m.toml"\n',
+     ":1: name must be a string, got ['a']"),
+    ('\n[[mutant]]\nname = "a"\nspec = "s:S"\nmodel = 5\n', ":2: model must be a string, got 5"),
+    ('[[mutant]]\nname = "a"\nspec = "s:S"\nmodel = "m.toml"\nkilled_by = ["p"]\n',
+     ":1: killed_by must be a string, got ['p']"),
+])
+def test_a_catalog_of_the_wrong_types_is_refused_in_one_line(project, text, problem):
+    root, _ = project
+    catalog = root / "models" / "mutants.toml"
+    catalog.write_text(text)
+    result = mutants(catalog)
+    assert result.exit_code == 2
+    assert result.output.count("\n") == 1 and f"mutants.toml{problem}" in result.output
