@@ -126,7 +126,62 @@ def test_unknown_without_moves_exits_3(project):
     root, module = project
     path = write_model(root, module)
     path.write_text(path.read_text().replace("[expect]", "[check]\nmax_states = 2\n[expect]"))
-    assert gate().exit_code == 3
+    result = gate()
+    assert result.exit_code == 3
+    assert result.output.splitlines()[-1] == "1 models: 1 unknown"
+
+
+def test_the_summary_counts_each_outcome_apart(project):
+    root, module = project
+    write_model(root, module, name="a_ok.toml")
+    limited = write_model(root, module, name="b_unknown.toml")
+    limited.write_text(limited.read_text().replace("[expect]", "[check]\nmax_states = 2\n[expect]"))
+    (root / "models" / "c_broken.toml").write_text('spec = "nowhere:X"\n')
+    write_model(root, module, expect='bounded = "violated"\n', name="d_moved.toml")
+    result = gate()
+    assert result.exit_code == 2
+    assert result.output.splitlines()[-1] == \
+        "4 models: 1 as expected, 1 moved, 1 unknown, 1 could not be checked"
+
+
+def test_slow_folders_are_left_out_unless_asked_for(project):
+    root, module = project
+    write_model(root, module, name="fast.toml")
+    for folder in ("slow", "deep/slow/er"):
+        (root / "models" / folder).mkdir(parents=True)
+        write_model(root, module, name=f"{folder}/big.toml")
+    bare = gate()
+    assert bare.exit_code == 0
+    assert "skipped (slow; --all checks them): models/deep/slow, models/slow" in bare.output
+    assert "big.toml" not in bare.output and bare.output.splitlines()[-1] == "1 models as expected"
+    assert gate("--all").output.splitlines()[-1] == "3 models as expected"
+    named = gate("models/slow/big.toml", "models/deep/slow")
+    assert "skipped" not in named.output and named.output.splitlines()[-1] == "2 models as expected"
+    assert "skipped (slow" in gate("models/deep").output
+
+
+@pytest.mark.parametrize("text,problem", [
+    ("[]", "expected an object of models, got an array"),
+    ('"models"', "expected an object of models, got a string"),
+    ("null", "expected an object of models, got null"),
+    ('{"fired": 5}', "model 'fired': expected an object of distinct_states, fired and "
+                     "witnesses, got a number"),
+    ('{"models/light.toml": {"fired": 5}}', "model 'models/light.toml': fired must be a list "
+                                            "of names, got 5"),
+    ('{"m.toml": {"witnesses": ["a", 1]}}', "witnesses must be a list of names"),
+    ('{"m.toml": {"distinct_states": "4"}}', "distinct_states must be a count, got \"4\""),
+    ('{"m.toml": {"distinct_states": true}}', "distinct_states must be a count, got true"),
+    ('{"m.toml": {"states": 4}}', "unknown field 'states'"),
+])
+def test_a_baseline_of_the_wrong_shape_is_refused_in_one_line(project, text, problem):
+    root, module = project
+    write_model(root, module)
+    (root / "gate-baseline.json").write_text(text)
+    result = gate()
+    assert result.exit_code == 2
+    assert result.output.count("\n") == 1
+    assert result.output.startswith("error: gate-baseline.json: not a gate baseline: ")
+    assert problem in result.output
 
 
 def test_ci_outputs_name_the_property_and_carry_the_trace(project):
@@ -144,7 +199,7 @@ def test_ci_outputs_name_the_property_and_carry_the_trace(project):
     assert location["region"]["startLine"] == SPEC.splitlines().index("    @reachable") + 1
     assert not any(r["ruleId"] == "coverage-lost" for r in results)   # no baseline: only the verdict
     markdown = (root / "out/pr.md").read_text()
-    assert "1 of 1 models moved" in markdown
+    assert "## check-model gate: 1 models: 1 moved" in markdown
 
 
 def test_markdown_draws_the_counterexample_as_a_sequence_diagram(project):
