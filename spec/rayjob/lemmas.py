@@ -42,14 +42,6 @@ WRITES_FROM = {Phase.NEW: (Phase.INITIALIZING,),
                Phase.SUSPENDED: (Phase.NEW,), Phase.COMPLETE: (), Phase.FAILED: ()}
 
 
-def reconciling(s, *at) -> bool:
-    """A reconcile is under way (at one of the calls `at`, if given) with the RayJob it
-    read in memory, as lemma_idle_operator_remembers_nothing says it always is: lemmas read
-    that memory only then, so that each is defined on every state."""
-    return (s.pc is not Pc.IDLE and (not at or s.pc in at)
-            and s.m_h is not None and s.m_orig is not None)
-
-
 def _named(h, b) -> bool:
     """initRayJobStatusIfNeed names the cluster and the job id together with Initializing,
     the Suspending / Retrying reset clears both with Suspended / New; dashboardURL is set
@@ -125,7 +117,7 @@ class Lemmas(RayJobState):
         exactly for a RayJob read with a deletionTimestamp; the phase is the one read until
         the status write, which writes one of the phases that branch can reach. Only
         K8sJobMode creates a submitter Job, only HTTPMode submits itself."""
-        if not reconciling(s):
+        if not s._reconciling():
             return True
         if s.m_h.deleting != (s.pc in (Pc.STOP_JOB, Pc.FIN_REMOVE)):
             return False
@@ -162,7 +154,7 @@ class Lemmas(RayJobState):
         """A current copy's failed is the persisted one, plus one once this reconcile
         turned it Failed (checkBackoffLimitAndUpdateStatusIfNeeded, C:518-557), and a
         retry it decided leaves room for one more."""
-        if not reconciling(s) or not s.m_fresh:
+        if not s._reconciling() or not s.m_fresh:
             return True
         if s.pc is not Pc.STATUS_WRITE:
             return s.m_b.failed == s.rj_b.failed
@@ -194,7 +186,7 @@ class Lemmas(RayJobState):
             return s.rj is not None and (s.m_b.cluster, s.m_b.job_id) == (s.rj_b.cluster,
                                                                           s.rj_b.job_id)
         unnamed = (Phase.NEW, Phase.SUSPENDED)
-        if (reconciling(s, Pc.STATUS_WRITE) and s.m_fresh and s.m_orig.phase not in unnamed
+        if (s._reconciling(Pc.STATUS_WRITE) and s.m_fresh and s.m_orig.phase not in unnamed
                 and s.m_h.phase not in unnamed):
             return (s.m_b.cluster, s.m_b.job_id) == (s.rj_b.cluster, s.rj_b.job_id)
         return True
@@ -229,7 +221,7 @@ class Lemmas(RayJobState):
     def lemma_reset_only_after_children_gone(s):
         """With an exact cache, a current copy that resets the identity (Suspending /
         Retrying to Suspended / New) saw the cluster and the Job gone (C:366-410)."""
-        if (s.L or not reconciling(s, Pc.STATUS_WRITE) or not s.m_fresh
+        if (s.L or not s._reconciling(Pc.STATUS_WRITE) or not s.m_fresh
                 or s.m_orig.phase not in (Phase.RETRYING, Phase.SUSPENDING)
                 or s.m_h.phase not in (Phase.NEW, Phase.SUSPENDED)):
             return True

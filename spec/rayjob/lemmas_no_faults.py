@@ -11,7 +11,6 @@ controller at a time.
 """
 from checker import invariant
 
-from .lemmas import reconciling
 from .state import RayJobState
 from .types import (SUPERVISED_RECS, Age, ClusterId, Head, JCond, JStat, KvKey, Mode, Pc,
                     Phase, PodSlot, Rank, Reason, Rec, SubPc, Timer)
@@ -130,7 +129,7 @@ class NoFaultLemmas(RayJobState):
         Initializing with a Job is that write pending."""
         if not _calm(s) or s.rj.phase is not Phase.INITIALIZING or s.job is None:
             return True
-        return reconciling(s, Pc.STATUS_WRITE) and s.m_h.phase is Phase.RUNNING
+        return s._reconciling(Pc.STATUS_WRITE) and s.m_h.phase is Phase.RUNNING
 
     @invariant
     def lemma_job_healthy(s):
@@ -279,7 +278,7 @@ class NoFaultLemmas(RayJobState):
     @invariant
     def lemma_copy_head_serves(s):
         """A reconcile of Running (or creating the Job) talks to an existing, serving cluster."""
-        if not _calm(s) or not reconciling(s) or not (s.pc is Pc.CREATE_JOB or s.m_h.phase is Phase.RUNNING):
+        if not _calm(s) or not s._reconciling() or not (s.pc is Pc.CREATE_JOB or s.m_h.phase is Phase.RUNNING):
             return True
         c = s.m_b.cluster
         return c is not None and s.cl_cr[c] and s.head[c] is Head.SERVING and s.m_b.dash
@@ -353,7 +352,7 @@ class NoFaultLemmas(RayJobState):
     def lemma_failing_write_is_justified(s):
         """A reconcile of Initializing or Running turns the attempt Failed or Retrying only on a
         FAILED record of it, after the Job finished or by the grace period."""
-        if not _calm(s) or not reconciling(s, Pc.STATUS_WRITE) or s.m_h.phase not in (Phase.FAILED, Phase.RETRYING):
+        if not _calm(s) or not s._reconciling(Pc.STATUS_WRITE) or s.m_h.phase not in (Phase.FAILED, Phase.RETRYING):
             return True
         if s.m_orig.phase in (Phase.FAILED, Phase.RETRYING):
             return True
@@ -374,7 +373,7 @@ class NoFaultLemmas(RayJobState):
     @invariant
     def lemma_drawn_name_unused(s):
         """initRayJobStatusIfNeed draws a name nothing uses (GenerateRayClusterName, U:369-371)."""
-        if not _calm(s) or not reconciling(s, Pc.STATUS_WRITE) or s.m_orig.phase is not Phase.NEW:
+        if not _calm(s) or not s._reconciling(Pc.STATUS_WRITE) or s.m_orig.phase is not Phase.NEW:
             return True
         c = s.m_b.cluster
         return (c is not None and c is not s.att_cluster and not s.cl_cr[c] and s.head[c] is Head.NONE and s.cl_attempt[c] is None
@@ -398,7 +397,7 @@ class NoFaultLemmas(RayJobState):
         deletes it."""
         if not _calm(s):
             return True
-        running = s.rj.phase is Phase.RUNNING or (reconciling(s) and (
+        running = s.rj.phase is Phase.RUNNING or (s._reconciling() and (
             s.m_orig.phase is Phase.RUNNING or s.m_h.phase is Phase.RUNNING))
         return s.job is not None or not running
 
@@ -412,19 +411,19 @@ class NoFaultLemmas(RayJobState):
             return False
         if s.rj.phase is Phase.RUNNING and not _mirrors(s, s.rj, s.rj_b):
             return False
-        return not reconciling(s, Pc.STATUS_WRITE) or s.m_h.phase is not Phase.RUNNING or _mirrors(s, s.m_h, s.m_b)
+        return not s._reconciling(Pc.STATUS_WRITE) or s.m_h.phase is not Phase.RUNNING or _mirrors(s, s.m_h, s.m_b)
 
     @invariant
     def lemma_initializing_never_fails(s):
         """Without a deadline Initializing only waits, creates and moves to Running."""
-        if not _calm(s) or not reconciling(s, Pc.STATUS_WRITE) or s.m_orig.phase is not Phase.INITIALIZING:
+        if not _calm(s) or not s._reconciling(Pc.STATUS_WRITE) or s.m_orig.phase is not Phase.INITIALIZING:
             return True
         return s.m_h.phase in (Phase.INITIALIZING, Phase.RUNNING)
 
     @invariant
     def lemma_completing_write_is_justified(s):
         """Running writes Complete only on the attempt's SUCCEEDED record."""
-        if not _calm(s) or not reconciling(s, Pc.STATUS_WRITE) or s.m_h.phase is not Phase.COMPLETE:
+        if not _calm(s) or not s._reconciling(Pc.STATUS_WRITE) or s.m_h.phase is not Phase.COMPLETE:
             return True
         return s.m_orig.phase is not Phase.RUNNING or _att_rec_in(s, (Rec.SUCCEEDED,))
 
@@ -445,7 +444,7 @@ class NoFaultLemmas(RayJobState):
         if s.rj.phase in early and (s.rj_b.ray_end or s.rj.job_status is not JStat.NEW
                                     or s.t_grace is not Timer.OFF):
             return False
-        if not reconciling(s) or not (s.m_orig.phase in early or (s.pc is Pc.STATUS_WRITE and s.m_h.phase is Phase.NEW)):
+        if not s._reconciling() or not (s.m_orig.phase in early or (s.pc is Pc.STATUS_WRITE and s.m_h.phase is Phase.NEW)):
             return True
         return not s.m_b.ray_end and s.m_h.job_status is JStat.NEW
 
