@@ -44,15 +44,25 @@ class ModelOutcome:
         return "ok"
 
 
-def discover(paths: list[Path]) -> list[Path]:
-    """Model files named, or found below the directories named, in a stable order."""
-    found = []
+SLOW_FOLDER = "slow"
+"""Models in a folder of this name below a directory the gate searches are out of it."""
+
+
+def discover(paths: list[Path], include_slow: bool = False) -> tuple[list[Path], list[Path]]:
+    """Model files named, or found below the directories named, in a stable order; and
+    the `slow/` folders left out (unless `include_slow`: a slow model named is checked)."""
+    found, skipped = [], set()
     for p in paths:
-        if p.is_dir():
-            found += sorted(x for x in p.rglob("*.toml") if x.name != "mutants.toml")
-        else:
+        if not p.is_dir():
             found.append(p)
-    return found
+            continue
+        for x in sorted(x for x in p.rglob("*.toml") if x.name != "mutants.toml"):
+            folders = x.relative_to(p).parts[:-1]
+            if SLOW_FOLDER in folders and not include_slow:
+                skipped.add(p.joinpath(*folders[:folders.index(SLOW_FOLDER) + 1]))
+            else:
+                found.append(x)
+    return found, sorted(skipped)
 
 
 def check_model(path: Path, baseline: dict, trace_dir: Path | None = None) -> ModelOutcome:
@@ -128,9 +138,39 @@ def load_baseline(path: Path) -> dict:
     if not path.exists():
         return {}
     try:
-        return json.loads(read_text(path, "baseline"))
+        baseline = json.loads(read_text(path, "baseline"))
     except json.JSONDecodeError as e:
         raise CheckerError(f"baseline is not valid JSON: {e.msg}", f"{path}:{e.lineno}") from None
+    problem = baseline_problem(baseline)
+    if problem:
+        raise CheckerError(f"not a gate baseline: {problem}", str(path))
+    return baseline
+
+
+def baseline_problem(baseline) -> str | None:
+    """What keeps `baseline` from being what `save_baseline` writes, if anything."""
+    if not isinstance(baseline, dict):
+        return f"expected an object of models, got {_json_type(baseline)}"
+    for model, entry in baseline.items():
+        if not isinstance(entry, dict):
+            return (f"model {model!r}: expected an object of distinct_states, fired and "
+                    f"witnesses, got {_json_type(entry)}")
+        unknown = set(entry) - {"distinct_states", "fired", "witnesses"}
+        if unknown:
+            return f"model {model!r}: unknown field {sorted(unknown)[0]!r}"
+        states = entry.get("distinct_states")
+        if states is not None and (type(states) is not int or states < 0):
+            return f"model {model!r}: distinct_states must be a count, got {json.dumps(states)}"
+        for field in ("fired", "witnesses"):
+            names = entry.get(field, [])
+            if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+                return f"model {model!r}: {field} must be a list of names, got {json.dumps(names)}"
+    return None
+
+
+def _json_type(value) -> str:
+    return {dict: "an object", list: "an array", str: "a string", bool: "a boolean",
+            int: "a number", float: "a number", type(None): "null"}[type(value)]
 
 
 def save_baseline(path: Path, baseline: dict, outcomes: list[ModelOutcome]) -> None:
@@ -168,6 +208,19 @@ def _spec_changed(model_path: Path, changed: set[Path]) -> bool:
     source = Path(module.__file__).resolve()
     package = source.parent if source.parent.joinpath("__init__.py").exists() else source
     return any(p == source or p.is_relative_to(package) for p in changed)
+
+
+_SAID = {"ok": "as expected", "moved": "moved", "unknown": "unknown",
+         "error": "could not be checked"}
+
+
+def summary(outcomes: list[ModelOutcome]) -> str:
+    """How many models ended how: '3 models: 1 as expected, 1 moved, 1 unknown'."""
+    counts = {status: sum(o.status == status for o in outcomes) for status in _SAID}
+    if counts["ok"] == len(outcomes):
+        return f"{len(outcomes)} models as expected"
+    return f"{len(outcomes)} models: " + ", ".join(f"{n} {_SAID[status]}"
+                                                  for status, n in counts.items() if n)
 
 
 def exit_code(outcomes: list[ModelOutcome]) -> int:

@@ -11,7 +11,7 @@ import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from .gate import ModelOutcome, key
+from .gate import ModelOutcome, key, summary
 from .results import Verdict
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -139,9 +139,7 @@ def mermaid(prop, actors: dict[str, tuple[str, str | None]]) -> str:
 
 
 def markdown(outcomes: list[ModelOutcome]) -> str:
-    moved = [o for o in outcomes if o.status in ("moved", "error")]
-    head = (f"## check-model gate: {len(moved)} of {len(outcomes)} models moved"
-            if moved else f"## check-model gate: all {len(outcomes)} models as expected")
+    head = f"## check-model gate: {summary(outcomes)}"
     rows = ["| model | status | distinct states | notes |", "|---|---|---|---|"]
     for o in outcomes:
         states = f"{o.result.stats.distinct_states:,}" if o.result else "-"

@@ -83,7 +83,7 @@ def without_selectors(machine):
     return machine
 
 
-@pytest.mark.parametrize("model", ["models/rayjob.toml", "examples/models/lamportmutex.toml",
+@pytest.mark.parametrize("model", ["models/rayjob.toml", "examples/models/slow/lamportmutex.toml",
                                    "examples/models/alternatingbit.toml"])
 def test_dispatch_changes_nothing_but_the_guards_it_skips(model):
     m = load_model(ROOT / model)

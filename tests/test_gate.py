@@ -126,7 +126,62 @@ def test_unknown_without_moves_exits_3(project):
     root, module = project
     path = write_model(root, module)
     path.write_text(path.read_text().replace("[expect]", "[check]\nmax_states = 2\n[expect]"))
-    assert gate().exit_code == 3
+    result = gate()
+    assert result.exit_code == 3
+    assert result.output.splitlines()[-1] == "1 models: 1 unknown"
+
+
+def test_the_summary_counts_each_outcome_apart(project):
+    root, module = project
+    write_model(root, module, name="a_ok.toml")
+    limited = write_model(root, module, name="b_unknown.toml")
+    limited.write_text(limited.read_text().replace("[expect]", "[check]\nmax_states = 2\n[expect]"))
+    (root / "models" / "c_broken.toml").write_text('spec = "nowhere:X"\n')
+    write_model(root, module, expect='bounded = "violated"\n', name="d_moved.toml")
+    result = gate()
+    assert result.exit_code == 2
+    assert result.output.splitlines()[-1] == \
+        "4 models: 1 as expected, 1 moved, 1 unknown, 1 could not be checked"
+
+
+def test_slow_folders_are_left_out_unless_asked_for(project):
+    root, module = project
+    write_model(root, module, name="fast.toml")
+    for folder in ("slow", "deep/slow/er"):
+        (root / "models" / folder).mkdir(parents=True)
+        write_model(root, module, name=f"{folder}/big.toml")
+    bare = gate()
+    assert bare.exit_code == 0
+    assert "skipped (slow; --all checks them): models/deep/slow, models/slow" in bare.output
+    assert "big.toml" not in bare.output and bare.output.splitlines()[-1] == "1 models as expected"
+    assert gate("--all").output.splitlines()[-1] == "3 models as expected"
+    named = gate("models/slow/big.toml", "models/deep/slow")
+    assert "skipped" not in named.output and named.output.splitlines()[-1] == "2 models as expected"
+    assert "skipped (slow" in gate("models/deep").output
+
+
+@pytest.mark.parametrize("text,problem", [
+    ("[]", "expected an object of models, got an array"),
+    ('"models"', "expected an object of models, got a string"),
+    ("null", "expected an object of models, got null"),
+    ('{"fired": 5}', "model 'fired': expected an object of distinct_states, fired and "
+                     "witnesses, got a number"),
+    ('{"models/light.toml": {"fired": 5}}', "model 'models/light.toml': fired must be a list "
+                                            "of names, got 5"),
+    ('{"m.toml": {"witnesses": ["a", 1]}}', "witnesses must be a list of names"),
+    ('{"m.toml": {"distinct_states": "4"}}', "distinct_states must be a count, got \"4\""),
+    ('{"m.toml": {"distinct_states": true}}', "distinct_states must be a count, got true"),
+    ('{"m.toml": {"states": 4}}', "unknown field 'states'"),
+])
+def test_a_baseline_of_the_wrong_shape_is_refused_in_one_line(project, text, problem):
+    root, module = project
+    write_model(root, module)
+    (root / "gate-baseline.json").write_text(text)
+    result = gate()
+    assert result.exit_code == 2
+    assert result.output.count("\n") == 1
+    assert result.output.startswith("error: gate-baseline.json: not a gate baseline: ")
+    assert problem in result.output
 
 
 def test_ci_outputs_name_the_property_and_carry_the_trace(project):
@@ -144,7 +199,7 @@ def test_ci_outputs_name_the_property_and_carry_the_trace(project):
     assert location["region"]["startLine"] == SPEC.splitlines().index("    @reachable") + 1
     assert not any(r["ruleId"] == "coverage-lost" for r in results)   # no baseline: only the verdict
     markdown = (root / "out/pr.md").read_text()
-    assert "1 of 1 models moved" in markdown
+    assert "## check-model gate: 1 models: 1 moved" in markdown
 
 
 def test_markdown_draws_the_counterexample_as_a_sequence_diagram(project):
@@ -177,9 +232,14 @@ def test_only_changed_rechecks_models_whose_spec_changed(project):
     assert "models/b.toml" in result.output and "models/a.toml" not in result.output
 
 
+def mutants(catalog, *args):
+    return CliRunner().invoke(main, ["mutants", "--catalog", str(catalog), *args],
+                              catch_exceptions=False)
+
+
 def test_mutants_report_killers_and_fail_on_a_survivor(project):
     root, module = project
-    write_model(root, module)
+    write_model(root, module, expect='full = "holds"\n')
     catalog = root / "models" / "mutants.toml"
     catalog.write_text(textwrap.dedent(f"""
         [[mutant]]
@@ -188,7 +248,7 @@ def test_mutants_report_killers_and_fail_on_a_survivor(project):
         model = "light.toml"
         killed_by = "full"
     """))
-    run = lambda *a: CliRunner().invoke(main, ["mutants", "--catalog", str(catalog), *a])
+    run = lambda *a: mutants(catalog, *a)
     killed = run()
     assert killed.exit_code == 0, killed.output
     assert "killed" in killed.output and "by full" in killed.output and "1/1 mutants killed" in killed.output
@@ -203,3 +263,53 @@ def test_mutants_report_killers_and_fail_on_a_survivor(project):
     assert "SURVIVED" in survived.output and "Equivalent mutant" in survived.output
     assert run("--only", "stuck").exit_code == 0
     assert run("--only", "nope").exit_code == 2
+
+
+def catalog_of(root, module, cls, model="light.toml", extra=""):
+    catalog = root / "models" / "mutants.toml"
+    catalog.write_text(f'[[mutant]]\nname = "m"\nspec = "{module}:{cls}"\nmodel = "{model}"\n'
+                       + extra)
+    return catalog
+
+
+def test_only_a_claimed_property_that_breaks_kills_a_mutant(project):
+    root, module = project
+    write_model(root, module, expect='bounded = "holds"\n')         # `full` is not claimed
+    unclaimed = mutants(catalog_of(root, module, "StuckLight"))
+    assert unclaimed.exit_code == 1
+    assert "SURVIVED" in unclaimed.output
+    assert "also moved, not counted as kills: full" in unclaimed.output
+    write_model(root, module, cls="StuckLight", expect='full = "violated"\n', name="stuck.toml")
+    back = mutants(catalog_of(root, module, "Light", model="stuck.toml"))   # violated -> holds
+    assert back.exit_code == 1
+    assert "SURVIVED" in back.output
+    assert "also moved, not counted as kills: full (expected violated)" in back.output
+    write_model(root, module, expect='full = "holds"\n')
+    claimed = mutants(catalog_of(root, module, "StuckLight"))
+    assert claimed.exit_code == 0 and "by full" in claimed.output and "also moved" not in claimed.output
+
+
+def test_killed_by_must_name_a_property_claimed_to_hold(project):
+    root, module = project
+    write_model(root, module, expect='full = "holds"\n')
+    result = mutants(catalog_of(root, module, "StuckLight", extra='killed_by = "bounded"\n'))
+    assert result.exit_code == 2
+    assert "mutants.toml:1: killed_by names 'bounded', which light.toml's [expect] does not " \
+           "claim holds" in result.output
+
+
+@pytest.mark.parametrize("text,problem", [
+    ('mutant = ["x"]\n', ":1: a mutant must be a [[mutant]] table, got 'x'"),
+    ('[[mutant]]\nname = ["a"]\nspec = "s:S"\nmodel = "m.toml"\n',
+     ":1: name must be a string, got ['a']"),
+    ('\n[[mutant]]\nname = "a"\nspec = "s:S"\nmodel = 5\n', ":2: model must be a string, got 5"),
+    ('[[mutant]]\nname = "a"\nspec = "s:S"\nmodel = "m.toml"\nkilled_by = ["p"]\n',
+     ":1: killed_by must be a string, got ['p']"),
+])
+def test_a_catalog_of_the_wrong_types_is_refused_in_one_line(project, text, problem):
+    root, _ = project
+    catalog = root / "models" / "mutants.toml"
+    catalog.write_text(text)
+    result = mutants(catalog)
+    assert result.exit_code == 2
+    assert result.output.count("\n") == 1 and f"mutants.toml{problem}" in result.output

@@ -79,7 +79,7 @@ ROWS = [
     Row("Barrier", "barrier", Oracle(64, 7, 194, ("TypeOK",), True)),
     Row("Prisoners", "prisoners",
         Oracle(214, 14, 860, ("TypeOK", "CountInvariant"), True), initial=4),
-    Row("LamportMutex", "lamportmutex",
+    Row("LamportMutex", "slow/lamportmutex",
         Oracle(724274, 61, 2729079, ("TypeOK", "BoundedNetwork", "Mutex"), True)),
 ]
 SLOW = {"LamportMutex"}                      # ~10^6 states generated: a minute or more

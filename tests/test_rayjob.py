@@ -2,10 +2,12 @@
 from __future__ import annotations
 
 import functools
+import random
 from pathlib import Path
 
 import pytest
 
+from checker.domains import MapDomain
 from checker.explorer import ExplicitEngine
 from checker.options import CheckOptions
 from checker.itf import from_itf, read_itf
@@ -176,6 +178,36 @@ def test_every_witness_is_found_somewhere():
         found |= {p.name for p in check(name)[1].properties
                   if p.kind == "reachable" and p.verdict.value == "holds"}
     assert found == {p.name for p in Machine(RayJob).properties if p.kind == "reachable"}
+
+
+def random_state(machine: Machine, rng: random.Random) -> tuple:
+    """Any state the variables' domains allow, reachable or not (a code per variable)."""
+    def code(domain):
+        if isinstance(domain, MapDomain):
+            return tuple(code(domain.value) for _ in domain.keys)
+        return rng.randrange(domain.size)
+    return tuple(code(v.domain) for v in machine.variables)
+
+
+@pytest.mark.parametrize("name", ["happy_F0", "rayjob"])      # with and without _calm
+def test_every_lemma_is_defined_on_every_state(name):
+    """Lemmas are checked on whatever a mutant reaches: none may raise (say, index a map
+    with a cluster name that is None), each says true or false."""
+    machine = load_model(model_path(name)).machine()
+    lemmas = [p for p in machine.properties if p.name.startswith("lemma_")]
+    rng = random.Random(18)
+    for _ in range(1500):
+        machine.load(machine.scratch, random_state(machine, rng))
+        for lemma in lemmas:
+            machine.holds(lemma.fn, lemma.name)
+
+
+def test_a_mutant_reaching_a_state_the_lemmas_exclude_violates_them():
+    """ClusterNameInInitializing creates a cluster before its name is persisted (no
+    att_cluster yet): lemma_created_name_is_the_attempts said KeyError: None."""
+    machine = mutant_machine(mutants.ClusterNameInInitializing, "happy_F0")
+    result = ExplicitEngine(machine, CheckOptions(max_depth=8)).check()
+    assert prop(result, "lemma_created_name_is_the_attempts").verdict is Verdict.VIOLATED
 
 
 def test_every_mutant_is_tested():

@@ -42,7 +42,7 @@ from test_verdicts import EagerCommit
 from test_cli import run
 
 ROOT = Path(__file__).resolve().parent.parent
-EXAMPLES = sorted((ROOT / "examples" / "models").glob("*.toml"))
+EXAMPLES = sorted((ROOT / "examples" / "models").rglob("*.toml"))
 SMALLER = {"hanoi": {"D": 3}, "lamportmutex": {"maxClock": 3, "MaxNat": 4}}
 
 

@@ -1,8 +1,10 @@
 """Lemmas: facts about the operator's memory, the API server and the ghosts that make the
 properties inductive, so that PDR proves them for every backoffLimit and fault budget.
 
-They are ordinary invariants: the explicit engine checks them on every bounded model,
-and the symbolic engines prove them. PDR takes them as Houdini candidates (see
+They are ordinary invariants: the explicit engine checks them on every bounded model
+(and on whatever states a mutant reaches, so each is defined on every state: none
+indexes a map with a name that may be None or reads a RayJob that may be absent), and
+the symbolic engines prove them. PDR takes them as Houdini candidates (see
 checker/symbolic/pdr.py): together with the properties they are inductive, that is, no
 step leads from a state satisfying all of them to one violating any. Each is a reading of
 the controller's code, and says why it holds.
@@ -115,7 +117,7 @@ class Lemmas(RayJobState):
         exactly for a RayJob read with a deletionTimestamp; the phase is the one read until
         the status write, which writes one of the phases that branch can reach. Only
         K8sJobMode creates a submitter Job, only HTTPMode submits itself."""
-        if s.pc is Pc.IDLE:
+        if not s._reconciling():
             return True
         if s.m_h.deleting != (s.pc in (Pc.STOP_JOB, Pc.FIN_REMOVE)):
             return False
@@ -152,7 +154,7 @@ class Lemmas(RayJobState):
         """A current copy's failed is the persisted one, plus one once this reconcile
         turned it Failed (checkBackoffLimitAndUpdateStatusIfNeeded, C:518-557), and a
         retry it decided leaves room for one more."""
-        if s.pc is Pc.IDLE or not s.m_fresh:
+        if not s._reconciling() or not s.m_fresh:
             return True
         if s.pc is not Pc.STATUS_WRITE:
             return s.m_b.failed == s.rj_b.failed
@@ -184,7 +186,7 @@ class Lemmas(RayJobState):
             return s.rj is not None and (s.m_b.cluster, s.m_b.job_id) == (s.rj_b.cluster,
                                                                           s.rj_b.job_id)
         unnamed = (Phase.NEW, Phase.SUSPENDED)
-        if (s.pc is Pc.STATUS_WRITE and s.m_fresh and s.m_orig.phase not in unnamed
+        if (s._reconciling(Pc.STATUS_WRITE) and s.m_fresh and s.m_orig.phase not in unnamed
                 and s.m_h.phase not in unnamed):
             return (s.m_b.cluster, s.m_b.job_id) == (s.rj_b.cluster, s.rj_b.job_id)
         return True
@@ -198,7 +200,8 @@ class Lemmas(RayJobState):
     def lemma_created_name_is_the_attempts(s):
         """Only the attempt's persisted cluster name is created in it (ghost bookkeeping of
         p1a): a name marked as created by the current attempt is att_cluster."""
-        if s.named and (not s.attempted or s.cl_attempt[s.att_cluster] is not Age.CUR):
+        if s.named and (not s.attempted or s.att_cluster is None
+                        or s.cl_attempt[s.att_cluster] is not Age.CUR):
             return False
         return all(s.cl_attempt[c] is not Age.CUR or c is s.att_cluster for c in ClusterId)
 
@@ -218,8 +221,9 @@ class Lemmas(RayJobState):
     def lemma_reset_only_after_children_gone(s):
         """With an exact cache, a current copy that resets the identity (Suspending /
         Retrying to Suspended / New) saw the cluster and the Job gone (C:366-410)."""
-        if (s.L or s.pc is not Pc.STATUS_WRITE or not s.m_fresh
+        if (s.L or not s._reconciling(Pc.STATUS_WRITE) or not s.m_fresh
                 or s.m_orig.phase not in (Phase.RETRYING, Phase.SUSPENDING)
                 or s.m_h.phase not in (Phase.NEW, Phase.SUSPENDED)):
             return True
-        return not s.cl_cr[s.rj_b.cluster] and s.job is None
+        c = s.rj_b.cluster
+        return (c is None or not s.cl_cr[c]) and s.job is None

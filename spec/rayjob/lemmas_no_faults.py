@@ -19,10 +19,15 @@ ENDED = (Rec.SUCCEEDED, Rec.FAILED)           # the terminal records a run witho
 
 
 
-def _calm(s) -> bool:
+def _calm_setting(s) -> bool:
     """The setting of the proof of claim 7 (see the module docstring)."""
     return (s.F == 0 and s.active_deadline is Rank.OFF and s.mode is Mode.K8S and not s.gcs_ft
             and not s.delete_rj_after_finish and s.L == 0)
+
+
+def _calm(s) -> bool:
+    """That setting, with the RayJob there (lemma_calm_no_user says it always is)."""
+    return _calm_setting(s) and s.rj is not None
 
 
 def _open(s) -> bool:
@@ -32,6 +37,11 @@ def _open(s) -> bool:
 
 def _is_att(s, k):
     return k.c is s.att_cluster and k.j is s.att_job
+
+
+def _att_head_gone(s) -> bool:
+    """The current attempt's head went away (or never came)."""
+    return s.att_cluster is not None and s.head[s.att_cluster] is Head.NONE
 
 
 def _att_rec_in(s, recs) -> bool:
@@ -61,7 +71,7 @@ class NoFaultLemmas(RayJobState):
     def lemma_calm_no_user(s):
         """Without a fault budget the user neither suspends nor deletes, and the operator never
         crashes."""
-        if not _calm(s):
+        if not _calm_setting(s):
             return True
         if s.rj is None or s.rj.deleting or s.rj.suspend or s.op_down:
             return False
@@ -119,7 +129,7 @@ class NoFaultLemmas(RayJobState):
         Initializing with a Job is that write pending."""
         if not _calm(s) or s.rj.phase is not Phase.INITIALIZING or s.job is None:
             return True
-        return s.pc is Pc.STATUS_WRITE and s.m_h.phase is Phase.RUNNING
+        return s._reconciling(Pc.STATUS_WRITE) and s.m_h.phase is Phase.RUNNING
 
     @invariant
     def lemma_job_healthy(s):
@@ -149,7 +159,7 @@ class NoFaultLemmas(RayJobState):
         head went away)."""
         if not _calm(s) or s.rj.phase not in (Phase.COMPLETE, Phase.FAILED, Phase.RETRYING):
             return True
-        return _att_rec_in(s, ENDED) or s.head[s.att_cluster] is Head.NONE
+        return _att_rec_in(s, ENDED) or _att_head_gone(s)
 
     @invariant
     def lemma_no_record_before_job(s):
@@ -236,7 +246,7 @@ class NoFaultLemmas(RayJobState):
         if not _calm(s) or not s.att_succ[Age.CUR]:
             return True
         return ((_att_rec_in(s, (Rec.SUCCEEDED,)) and s.rj.phase in (Phase.INITIALIZING, Phase.RUNNING, Phase.COMPLETE))
-                or (s.rj.phase is Phase.COMPLETE and s.att_cluster is not None and s.head[s.att_cluster] is Head.NONE))
+                or (s.rj.phase is Phase.COMPLETE and _att_head_gone(s)))
 
     @invariant
     def lemma_new_after_failure(s):
@@ -262,12 +272,13 @@ class NoFaultLemmas(RayJobState):
         if not _calm(s) or s.rj.phase is not Phase.RUNNING:
             return True
         c = s.rj_b.cluster
-        return s.cl_cr[c] and s.head[c] is Head.SERVING and s.rj_b.dash and s.cl_attempt[c] is Age.CUR
+        return (c is not None and s.cl_cr[c] and s.head[c] is Head.SERVING and s.rj_b.dash
+                and s.cl_attempt[c] is Age.CUR)
 
     @invariant
     def lemma_copy_head_serves(s):
         """A reconcile of Running (or creating the Job) talks to an existing, serving cluster."""
-        if not _calm(s) or s.pc is Pc.IDLE or not (s.pc is Pc.CREATE_JOB or s.m_h.phase is Phase.RUNNING):
+        if not _calm(s) or not s._reconciling() or not (s.pc is Pc.CREATE_JOB or s.m_h.phase is Phase.RUNNING):
             return True
         c = s.m_b.cluster
         return c is not None and s.cl_cr[c] and s.head[c] is Head.SERVING and s.m_b.dash
@@ -330,7 +341,7 @@ class NoFaultLemmas(RayJobState):
         a terminal record (or a head gone)."""
         if not _calm(s) or s.job is None or s.job.cond is JCond.NONE:
             return True
-        return _att_rec_in(s, ENDED) or (s.att_cluster is not None and s.head[s.att_cluster] is Head.NONE)
+        return _att_rec_in(s, ENDED) or _att_head_gone(s)
 
     @invariant
     def lemma_sub_fin_read(s):
@@ -341,7 +352,7 @@ class NoFaultLemmas(RayJobState):
     def lemma_failing_write_is_justified(s):
         """A reconcile of Initializing or Running turns the attempt Failed or Retrying only on a
         FAILED record of it, after the Job finished or by the grace period."""
-        if not _calm(s) or s.pc is not Pc.STATUS_WRITE or s.m_h.phase not in (Phase.FAILED, Phase.RETRYING):
+        if not _calm(s) or not s._reconciling(Pc.STATUS_WRITE) or s.m_h.phase not in (Phase.FAILED, Phase.RETRYING):
             return True
         if s.m_orig.phase in (Phase.FAILED, Phase.RETRYING):
             return True
@@ -362,10 +373,10 @@ class NoFaultLemmas(RayJobState):
     @invariant
     def lemma_drawn_name_unused(s):
         """initRayJobStatusIfNeed draws a name nothing uses (GenerateRayClusterName, U:369-371)."""
-        if not _calm(s) or s.pc is not Pc.STATUS_WRITE or s.m_orig.phase is not Phase.NEW:
+        if not _calm(s) or not s._reconciling(Pc.STATUS_WRITE) or s.m_orig.phase is not Phase.NEW:
             return True
         c = s.m_b.cluster
-        return (c is not s.att_cluster and not s.cl_cr[c] and s.head[c] is Head.NONE and s.cl_attempt[c] is None
+        return (c is not None and c is not s.att_cluster and not s.cl_cr[c] and s.head[c] is Head.NONE and s.cl_attempt[c] is None
                 and all(s.kv[k] is Rec.NONE or k.c is not c for k in s.kv)
                 and (s.job is None or s.job.target is not c))
 
@@ -374,7 +385,7 @@ class NoFaultLemmas(RayJobState):
         """With an exact cache a create is attempted only for an object that does not exist."""
         if s.L:
             return True
-        if s.pc is Pc.CREATE_CLUSTER and s.cl_cr[s.m_b.cluster]:
+        if s.pc is Pc.CREATE_CLUSTER and s.m_b.cluster is not None and s.cl_cr[s.m_b.cluster]:
             return False
         if s.pc is Pc.CREATE_JOB and s.job is not None:
             return False
@@ -386,7 +397,7 @@ class NoFaultLemmas(RayJobState):
         deletes it."""
         if not _calm(s):
             return True
-        running = s.rj.phase is Phase.RUNNING or (s.pc is not Pc.IDLE and (
+        running = s.rj.phase is Phase.RUNNING or (s._reconciling() and (
             s.m_orig.phase is Phase.RUNNING or s.m_h.phase is Phase.RUNNING))
         return s.job is not None or not running
 
@@ -400,19 +411,19 @@ class NoFaultLemmas(RayJobState):
             return False
         if s.rj.phase is Phase.RUNNING and not _mirrors(s, s.rj, s.rj_b):
             return False
-        return s.pc is not Pc.STATUS_WRITE or s.m_h.phase is not Phase.RUNNING or _mirrors(s, s.m_h, s.m_b)
+        return not s._reconciling(Pc.STATUS_WRITE) or s.m_h.phase is not Phase.RUNNING or _mirrors(s, s.m_h, s.m_b)
 
     @invariant
     def lemma_initializing_never_fails(s):
         """Without a deadline Initializing only waits, creates and moves to Running."""
-        if not _calm(s) or s.pc is not Pc.STATUS_WRITE or s.m_orig.phase is not Phase.INITIALIZING:
+        if not _calm(s) or not s._reconciling(Pc.STATUS_WRITE) or s.m_orig.phase is not Phase.INITIALIZING:
             return True
         return s.m_h.phase in (Phase.INITIALIZING, Phase.RUNNING)
 
     @invariant
     def lemma_completing_write_is_justified(s):
         """Running writes Complete only on the attempt's SUCCEEDED record."""
-        if not _calm(s) or s.pc is not Pc.STATUS_WRITE or s.m_h.phase is not Phase.COMPLETE:
+        if not _calm(s) or not s._reconciling(Pc.STATUS_WRITE) or s.m_h.phase is not Phase.COMPLETE:
             return True
         return s.m_orig.phase is not Phase.RUNNING or _att_rec_in(s, (Rec.SUCCEEDED,))
 
@@ -433,7 +444,7 @@ class NoFaultLemmas(RayJobState):
         if s.rj.phase in early and (s.rj_b.ray_end or s.rj.job_status is not JStat.NEW
                                     or s.t_grace is not Timer.OFF):
             return False
-        if s.pc is Pc.IDLE or not (s.m_orig.phase in early or (s.pc is Pc.STATUS_WRITE and s.m_h.phase is Phase.NEW)):
+        if not s._reconciling() or not (s.m_orig.phase in early or (s.pc is Pc.STATUS_WRITE and s.m_h.phase is Phase.NEW)):
             return True
         return not s.m_b.ray_end and s.m_h.job_status is JStat.NEW
 

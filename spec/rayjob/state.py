@@ -228,6 +228,13 @@ class RayJobState(Spec):
         mutant that returns `{}` where a deadline is pending instead of RequeueAfter.)"""
         return s.last_result in (Result.REQUEUE, Result.ERROR) or not s.settled
 
+    def _reconciling(s, *at) -> bool:
+        """A reconcile is under way (at one of the calls `at`, if given) with the RayJob it
+        read in memory, as lemma_idle_operator_remembers_nothing says it always is: the
+        lemmas read that memory only then, so that each is defined on every state."""
+        return (s.pc is not Pc.IDLE and (not at or s.pc in at)
+                and s.m_h is not None and s.m_orig is not None)
+
     # ------------------------------------------------------------ events and faults
     def _event(s):
         """Another actor moved: the next reconcile is owed before time may pass."""
