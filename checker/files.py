@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
+import tomllib
 from pathlib import Path
 
 from .errors import CheckerError
@@ -23,6 +25,15 @@ def read_text(path: str | Path, what: str, error: type[CheckerError] = CheckerEr
     except UnicodeDecodeError as e:
         raise error(f"cannot read {what}: not UTF-8 text (byte {e.start} is "
                     f"{e.object[e.start]:#04x})", str(path)) from None
+
+
+def read_toml(path: str | Path, text: str, error: type[CheckerError] = CheckerError) -> dict:
+    """`text` (the file at `path`) read as TOML; a syntax error names its line."""
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        line = re.search(r"line (\d+)", str(e))
+        raise error(f"not valid TOML: {e}", f"{path}:{line.group(1) if line else 1}") from None
 
 
 def check_writable(*paths: Path | None) -> None:

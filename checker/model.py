@@ -9,7 +9,6 @@ import dataclasses
 import importlib
 import re
 import sys
-import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +16,7 @@ from .dsl import Spec
 from .errors import SPEC_FAILURES, ModelError, SpecError, user_frame
 from .engines import ENGINES, EXPLICIT
 from .options import CheckOptions
-from .files import read_text
+from .files import read_text, read_toml
 from .machine import BindError, Machine
 from .results import Verdict
 
@@ -105,11 +104,7 @@ def load_model(path: str | Path, overrides: dict[str, Any] | None = None) -> Mod
     """Read and validate a model file; `overrides` replace constants (from the CLI)."""
     path = Path(path)
     text = read_text(path, "model file", ModelError)
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        line = re.search(r"line (\d+)", str(e))
-        raise ModelError(f"not valid TOML: {e}", f"{path}:{line.group(1) if line else 1}") from None
+    data = read_toml(path, text, ModelError)
 
     def where(table, key=None):
         return f"{path}:{locate(text, table, key)}"

@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import dataclasses
 import time
-import tomllib
 from pathlib import Path
 
 from .engines import run_engine
 from .errors import CheckerError, ModelError
-from .files import read_text
-from .model import import_spec, load_model, locate
+from .files import read_text, read_toml
+from .model import import_spec, load_model
 from .results import Verdict
 
 _KEYS = {"name", "spec", "model", "killed_by", "doc"}
@@ -48,10 +47,7 @@ class MutantOutcome:
 
 def load_catalog(path: Path) -> list[Mutant]:
     text = read_text(path, "mutant catalog", ModelError)
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        raise ModelError(f"not valid TOML: {e}", str(path)) from None
+    data = read_toml(path, text, ModelError)
     entries = data.get("mutant")
     if set(data) != {"mutant"} or not isinstance(entries, list):
         raise ModelError("a mutant catalog holds only [[mutant]] tables", str(path))

@@ -404,7 +404,6 @@ def test_certify_answers_every_mutated_certificate(work, data):
     assert_answers(invoke("certify", cert, model), cert)
 
 
-@pytest.mark.xfail(strict=False, reason="malformed baselines: fixed in branch h18-gate")
 @fuzz(50)
 @given(data=st.data())
 def test_gate_answers_every_mutated_baseline(work, data):
@@ -413,7 +412,6 @@ def test_gate_answers_every_mutated_baseline(work, data):
     assert_answers(result, baseline)
 
 
-@pytest.mark.xfail(strict=False, reason="malformed catalogs: fixed in branch h18-gate")
 @fuzz(50)
 @given(data=st.data())
 def test_mutants_answers_every_mutated_catalog(work, data):
