@@ -9,6 +9,7 @@ import os
 import signal
 import subprocess
 import sys
+import textwrap
 import time
 import tomllib
 from pathlib import Path
@@ -17,6 +18,7 @@ from typing import NamedTuple
 import pytest
 import z3
 
+from checker.symbolic.rewrite import Compiler
 from checker import (Const, Int, Map, Option, Set, Spec, action, choose, constraint,
                      eventually, invariant, require)
 from checker.errors import SpecError, where_defined
@@ -924,3 +926,30 @@ def test_a_read_at_a_symbolic_key_is_the_value_stored_there():
     assert rel.failures == []
     for st in _sampled(m, 50, 10):
         assert _successors(rel, st) == {s for _, _, s in m.successors(st)}
+
+
+def test_a_helper_another_module_imports_is_translated_in_its_own_module_too(tmp_path, monkeypatch):
+    """Reading `f` (module one) first translates `is_none` (module two) while module two's
+    namespace is being built: that namespace must end up with the translated helper too,
+    or `g` there compares symbolic values by identity (a wrong formula, silently)."""
+    (tmp_path / "helpers_two.py").write_text(textwrap.dedent("""
+        def is_none(x):
+            return x is None
+
+        def g(v):
+            return is_none(v)
+    """))
+    (tmp_path / "helpers_one.py").write_text(textwrap.dedent("""
+        from helpers_two import is_none
+
+        def f(v):
+            return is_none(v)
+    """))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import helpers_one
+    import helpers_two
+    compiler = Compiler()
+    compiler.function(helpers_one.f)
+    g = compiler.function(helpers_two.g)
+    assert g.__globals__["is_none"] is compiler.function(helpers_two.is_none)
+    assert g.__globals__["is_none"] is not helpers_two.is_none

@@ -245,6 +245,10 @@ class Compiler:
         fdef, filename = found
         made = recompile(_Rewrite(filename).visit(fdef), filename, self._shadow(fn.__globals__), fn)
         self.done[fn] = made
+        for shadow in self.shadows.values():    # one built while `fn` was being read holds
+            for name, value in shadow.items():  # `fn` itself (the placeholder above)
+                if value is fn:
+                    shadow[name] = made
         return made
 
     def _shadow(self, module_globals: dict) -> dict:
