@@ -77,11 +77,27 @@ def ordered_values(domain, env) -> list:
 
 # ---------------------------------------------------------------- decorators
 
+class Kind(enum.StrEnum):
+    """What a decorated method is, and what a result or a trace step is about. A StrEnum:
+    each equals its name as model files, JSON and ITF traces write it."""
+
+    ACTION = "action"
+    FAULT = "fault"
+    INVARIANT = "invariant"
+    REACHABLE = "reachable"
+    EVENTUALLY = "eventually"
+    LEADS_TO = "leads_to"
+    CONSTRAINT = "constraint"
+    TERMINAL = "terminal"
+    INITIAL = "initial"
+    DEADLOCK = "deadlock"
+
+
 @dataclasses.dataclass(frozen=True)
 class Role:
     """What a decorated method is to the engine."""
 
-    kind: str                 # action, fault, invariant, reachable, eventually, leads_to, ...
+    kind: Kind
     group: str | None = None  # action group the model file can switch on or off
     fair: str | None = None   # "weak" or "strong" fairness of an action (liveness)
     fair_when: Callable | None = None   # fairness only of its steps from states where this holds
@@ -91,7 +107,7 @@ class Role:
 FAIRNESS = ("weak", "strong")
 
 
-def _mark(kind: str, fn: Callable | None = None, *, group: str | None = None,
+def _mark(kind: Kind, fn: Callable | None = None, *, group: str | None = None,
           fair: str | None = None, fair_when: Callable | None = None, calls: str | None = None):
     if fair is not None and fair not in FAIRNESS:
         raise ValueError(f"fair must be one of {FAIRNESS}, got {fair!r}")
@@ -115,47 +131,47 @@ def action(fn=None, *, group: str | None = None, fair: str | None = None,
     add or remove it. `calls="API server"` names the actor the step calls, so that
     counterexample diagrams draw it as a message from the action's class to that actor.
     """
-    return _mark("action", fn, group=group, fair=fair, fair_when=fair_when, calls=calls)
+    return _mark(Kind.ACTION, fn, group=group, fair=fair, fair_when=fair_when, calls=calls)
 
 
 def fault(fn=None, *, group: str = "faults"):
     """An environment fault (crash, lost write, ...): an action labelled `fault` in traces."""
-    return _mark("fault", fn, group=group)
+    return _mark(Kind.FAULT, fn, group=group)
 
 
 def invariant(fn):
     """Safety: must hold in every reachable state."""
-    return _mark("invariant", fn)
+    return _mark(Kind.INVARIANT, fn)
 
 
 def reachable(fn):
     """A witness must exist: some reachable state satisfies it (guards against vacuity)."""
-    return _mark("reachable", fn)
+    return _mark(Kind.REACHABLE, fn)
 
 
 def eventually(fn):
     """Liveness: every fair behaviour reaches a state where it holds (TLA+ `<>P`)."""
-    return _mark("eventually", fn)
+    return _mark(Kind.EVENTUALLY, fn)
 
 
 def leads_to(fn):
     """Liveness: `fn(s)` returns `(p, q)`; whenever p holds, q holds then or later (`p ~> q`)."""
-    return _mark("leads_to", fn)
+    return _mark(Kind.LEADS_TO, fn)
 
 
 def constraint(fn):
     """State constraint (TLC's CONSTRAINT): successors outside it are counted, not explored."""
-    return _mark("constraint", fn)
+    return _mark(Kind.CONSTRAINT, fn)
 
 
 def terminal(fn):
     """States where it holds may have no successor without counting as a deadlock."""
-    return _mark("terminal", fn)
+    return _mark(Kind.TERMINAL, fn)
 
 
 def initial(fn):
     """Sets up the initial state(s) from the defaults; `choose` here gives several."""
-    return _mark("initial", fn)
+    return _mark(Kind.INITIAL, fn)
 
 
 # ---------------------------------------------------------------- Spec

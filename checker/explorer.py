@@ -11,7 +11,7 @@ import time
 from typing import Callable
 
 from .dispatch import Dispatch
-from .dsl import Disabled, install_oracle
+from .dsl import Disabled, Kind, install_oracle
 from .errors import SPEC_FAILURES
 from .fastpath import DISABLED
 from . import liveness
@@ -28,8 +28,8 @@ class Search:
         chosen = machine.properties
         if options.properties is not None:
             chosen = [p for p in chosen if p.name in options.properties]
-        self.invariants = [p for p in chosen if p.kind == "invariant"]
-        self.reachables = [p for p in chosen if p.kind == "reachable"]
+        self.invariants = [p for p in chosen if p.kind == Kind.INVARIANT]
+        self.reachables = [p for p in chosen if p.kind == Kind.REACHABLE]
         self.liveness = [p for p in chosen if p.kind in LIVENESS_KINDS]
         self.found: dict[str, tuple] = {}       # property name -> state (violation / witness)
 
@@ -206,15 +206,15 @@ def verdicts(m: Machine, options: CheckOptions, search: Search, path_of, deadloc
     for p in search.invariants + search.reachables:
         st = search.found.get(p.name)
         if st is not None:
-            verdict = Verdict.VIOLATED if p.kind == "invariant" else Verdict.HOLDS
-            reason = ("shortest counterexample" if p.kind == "invariant"
+            verdict = Verdict.VIOLATED if p.kind == Kind.INVARIANT else Verdict.HOLDS
+            reason = ("shortest counterexample" if p.kind == Kind.INVARIANT
                       else "shortest witness")
             trace = build_trace(m, path_of(st))
         elif stopped:
             verdict, reason, trace = Verdict.UNKNOWN, stopped, None
         else:
-            verdict = Verdict.HOLDS if p.kind == "invariant" else Verdict.VIOLATED
-            reason = None if p.kind == "invariant" else "no reachable state satisfies it"
+            verdict = Verdict.HOLDS if p.kind == Kind.INVARIANT else Verdict.VIOLATED
+            reason = None if p.kind == Kind.INVARIANT else "no reachable state satisfies it"
             trace = None
         results.append(PropertyResult(p.name, p.kind, verdict, reason, trace, where=p.where))
     for p in search.liveness:
@@ -223,11 +223,11 @@ def verdicts(m: Machine, options: CheckOptions, search: Search, path_of, deadloc
     if options.deadlock:
         if deadlock_at is not None:
             results.append(PropertyResult(
-                "deadlock", "deadlock", Verdict.VIOLATED, "a state with no successor",
+                "deadlock", Kind.DEADLOCK, Verdict.VIOLATED, "a state with no successor",
                 build_trace(m, path_of(deadlock_at))))
         else:
             results.append(PropertyResult(
-                "deadlock", "deadlock", Verdict.UNKNOWN if stopped else Verdict.HOLDS, stopped))
+                "deadlock", Kind.DEADLOCK, Verdict.UNKNOWN if stopped else Verdict.HOLDS, stopped))
     return results
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from .dsl import Kind
 from .machine import Binding, Fairness, Machine
 
 
@@ -63,7 +64,7 @@ def unfair(machine: Machine, cycle: list[tuple], first: int = 0) -> str | None:
             if succ == after:
                 makers.append(b)
                 taken.update(counted)
-        if makers and all(b.kind == "fault" for b in makers):
+        if makers and all(b.kind == Kind.FAULT for b in makers):
             return (f"the cycle repeats fault {makers[0].label} (from state {first + i}): faults "
                     f"happen only finitely often")
         enabled_at.append(on)

@@ -13,6 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from .dsl import Kind
 from .engines import run_engine
 from .errors import CheckerError
 from .files import file_name, read_text
@@ -98,7 +99,7 @@ def check_model(path: Path, baseline: dict, trace_dir: Path | None = None) -> Mo
         for action in sorted(set(old.get("fired", [])) & set(result.coverage.by_action) - fired):
             out.moved.append(f"action {action} fired in the baseline and never fires now")
         witnesses = {p.name for p in result.properties
-                     if p.kind == "reachable" and p.verdict is Verdict.HOLDS}
+                     if p.kind == Kind.REACHABLE and p.verdict is Verdict.HOLDS}
         for name in sorted(set(old.get("witnesses", [])) - witnesses):
             if not any(m.startswith(f"{name}:") for m in out.moved):
                 out.moved.append(f"witness {name} was found in the baseline and is gone now")
@@ -110,7 +111,7 @@ def check_model(path: Path, baseline: dict, trace_dir: Path | None = None) -> Mo
 
 def actor_of(binding) -> str:
     """Who performs an action, for diagrams: 'faults', or the class that defines it."""
-    if binding.kind == "fault":
+    if binding.kind == Kind.FAULT:
         return "faults"
     owner = binding.fn.__qualname__.rpartition(".")[0].rpartition(".")[2]
     return owner or "spec"
@@ -130,7 +131,7 @@ def baseline_entry(outcome: ModelOutcome) -> dict:
         "distinct_states": r.stats.distinct_states,
         "fired": sorted(set(r.coverage.by_action) - set(r.coverage.never_fired)),
         "witnesses": sorted(p.name for p in r.properties
-                            if p.kind == "reachable" and p.verdict is Verdict.HOLDS),
+                            if p.kind == Kind.REACHABLE and p.verdict is Verdict.HOLDS),
     }
 
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections import deque
 
+from .dsl import Kind
 from .errors import SPEC_FAILURES
 from .fairness import by_binding, conditions, moves
 from .machine import Machine, truth
@@ -41,7 +42,7 @@ class StateGraph:
         self.ids = {st: i for i, st in enumerate(states)}
         self.conditions = conditions(machine)
         self.of_binding = by_binding(self.conditions)
-        self.faults = {b.index for b in machine.bindings if b.kind == "fault"}
+        self.faults = {b.index for b in machine.bindings if b.kind == Kind.FAULT}
         self.edges: list[list[Edge]] = [[] for _ in states]
         self.unowed: set[tuple[int, int]] = set()   # (binding, state): its fair_when is false
         self.enabled: list[frozenset[int]] = []     # conditions enabled in each state...
@@ -233,14 +234,14 @@ def _verdict(graph: StateGraph, prop, init_ids) -> tuple:
 def _check_one(graph: StateGraph, prop, args, init_ids) -> Trace | str | None:
     """A lasso, the reason the verdict is unknown, or None when this instance holds."""
     machine = graph.machine
-    if prop.kind == "eventually":
+    if prop.kind == Kind.EVENTUALLY:
         bad = [not _holds(machine, prop, args, st) for st in graph.states]
         trigger = {i for i in init_ids if bad[i]}
     else:
         pairs = [_holds(machine, prop, args, st) for st in graph.states]
         bad = [not q for _, q in pairs]
         trigger = {i for i, (p, q) in enumerate(pairs) if p and not q}
-    parent = graph.stems(init_ids, trigger, bad, before_trigger=prop.kind == "leads_to")
+    parent = graph.stems(init_ids, trigger, bad, before_trigger=prop.kind == Kind.LEADS_TO)
     region = [s for s, triggered in parent if triggered]
     found = graph.nearest_fair(region, graph.enabled)
     if found is not None:
@@ -261,7 +262,7 @@ def _holds(machine: Machine, prop, args, st):
     machine.load(machine.scratch, st)
     try:
         value = prop.fn(machine.scratch, *args)
-        if prop.kind == "leads_to":
+        if prop.kind == Kind.LEADS_TO:
             p, q = value
             return truth(p, prop.name, prop.fn), truth(q, prop.name, prop.fn)
         return truth(value, prop.name, prop.fn)

@@ -16,7 +16,7 @@ import types
 from typing import Any, Callable, Iterator
 
 from .domains import Const, Domain, Expr, Fill, GhostDomain, IntRange, OutOfDomain, as_domain
-from .dsl import (FAIRNESS, Disabled, Oracle, Role, Spec, install_oracle, ordered_values,
+from .dsl import (FAIRNESS, Disabled, Kind, Oracle, Role, Spec, install_oracle, ordered_values,
                   spec_members)
 from .errors import SPEC_FAILURES, DomainError, SpecError, user_frame, where_defined
 from .dispatch import selector
@@ -24,8 +24,8 @@ from .fastpath import DISABLED, leading_condition, split_guard
 from .values import NO_ARG, MapValue, SetValue
 
 MISSING = object()
-PROPERTY_KINDS = ("invariant", "reachable", "eventually", "leads_to")
-LIVENESS_KINDS = ("eventually", "leads_to")
+PROPERTY_KINDS = (Kind.INVARIANT, Kind.REACHABLE, Kind.EVENTUALLY, Kind.LEADS_TO)
+LIVENESS_KINDS = (Kind.EVENTUALLY, Kind.LEADS_TO)
 MODEL_FAIRNESS = FAIRNESS + tuple(f"{f}-group" for f in FAIRNESS) + ("none",)   # [fairness] values
 DECODE_CACHE = 1 << 15      # decoded maps/sets kept per variable: undo leaves them as decoded
 
@@ -54,7 +54,7 @@ class Binding:
 
     index: int
     name: str
-    kind: str                          # "action" or "fault"
+    kind: Kind                         # ACTION or FAULT
     group: str | None
     params: tuple[tuple[str, Any], ...]
     param_labels: tuple[tuple[str, str], ...]
@@ -105,7 +105,7 @@ class Fairness:
 @dataclasses.dataclass
 class Property:
     name: str
-    kind: str                          # invariant, reachable, eventually, leads_to
+    kind: Kind                         # INVARIANT, REACHABLE, EVENTUALLY or LEADS_TO
     fn: Callable
     where: str | None
     instances: list[tuple] = dataclasses.field(default_factory=lambda: [()])
@@ -179,9 +179,9 @@ class Machine:
         self.groups = self._bind_groups(roles, groups or {})
         self.properties = [self._property(n, r.kind, m, members) for n, (m, r) in roles.items()
                            if r.kind in PROPERTY_KINDS]
-        self.constraints = [m for m, r in roles.values() if r.kind == "constraint"]
-        self.terminals = [m for m, r in roles.values() if r.kind == "terminal"]
-        inits = [m for m, r in roles.values() if r.kind == "initial"]
+        self.constraints = [m for m, r in roles.values() if r.kind == Kind.CONSTRAINT]
+        self.terminals = [m for m, r in roles.values() if r.kind == Kind.TERMINAL]
+        inits = [m for m, r in roles.values() if r.kind == Kind.INITIAL]
         if len(inits) > 1:
             raise SpecError("a spec has at most one @initial method", self.where)
         self.initializer = inits[0] if inits else None
@@ -268,7 +268,7 @@ class Machine:
                 raise BindError(name, f"unknown action group {name!r} (the spec's groups: {known})")
             if not isinstance(on, bool):
                 raise BindError(name, f"group {name}: expected true or false, got {on!r}")
-        faulty = {r.group for _, r in roles.values() if r.group and r.kind == "fault"}
+        faulty = {r.group for _, r in roles.values() if r.group and r.kind == Kind.FAULT}
         return {g: given.get(g, g not in faulty) for g in sorted(declared)}
 
     def _bind_fairness(self, given):
@@ -283,7 +283,7 @@ class Machine:
                 raise BindError(name, f"fairness of {name}: expected {', '.join(MODEL_FAIRNESS[:-1])} "
                                       f"or none, got {fair!r}")
             kind, _, joint = fair.partition("-")
-            if kind != "none" and any(b.kind == "fault" for b in chosen):
+            if kind != "none" and any(b.kind == Kind.FAULT for b in chosen):
                 raise BindError(name, f"fairness of {name}: faults are never fair")
             for b in chosen:
                 b.fair = kind if kind != "none" and not joint else None
@@ -318,7 +318,7 @@ class Machine:
     def _collect_bindings(self, roles, members):
         bindings = []
         for name, (fn, role) in roles.items():
-            if role.kind not in ("action", "fault"):
+            if role.kind not in (Kind.ACTION, Kind.FAULT):
                 continue
             params, domains = self._parameters(f"action {name}", fn, members)
             guard, body = split_guard(fn)

@@ -11,6 +11,7 @@ import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+from .dsl import Kind
 from .gate import ModelOutcome, key, summary
 from .results import Verdict
 
@@ -97,7 +98,7 @@ def sarif(outcomes: list[ModelOutcome]) -> str:
             }
             if p.trace is not None:
                 result["codeFlows"] = [{"threadFlows": [{"locations": [
-                    {"location": {"message": {"text": f"{i}. {label}" + (" (fault)" if kind == "fault" else "")}}}
+                    {"location": {"message": {"text": f"{i}. {label}" + (" (fault)" if kind == Kind.FAULT else "")}}}
                     for i, (kind, label) in enumerate(_steps(p), 1)]}]}]
             results.append(result)
         for line in o.moved:
@@ -130,7 +131,7 @@ def mermaid(prop, actors: dict[str, tuple[str, str | None]]) -> str:
             if name and name not in seen:
                 seen.append(name)
         label = step.label.replace(";", ",").replace("#", "")
-        if step.kind == "fault":
+        if step.kind == Kind.FAULT:
             body.append(f"    Note over {_mermaid_id(actor)}: ⚡ {label}")
         else:
             body.append(f"    {_mermaid_id(actor)}->>{_mermaid_id(target or actor)}: {label}")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from .dsl import Kind
 from .fairness import unfair
 from .machine import Machine
 
@@ -141,10 +142,10 @@ def _claim(machine: Machine, trace: Trace) -> tuple[str, str | None]:
         terminal = any(machine.check(t, last, "terminal") for t in machine.terminals)
         return "a deadlock", "its last state is terminal" if terminal else None
     prop = next(p for p in machine.properties if p.name == name)
-    if prop.kind == "invariant":
+    if prop.kind == Kind.INVARIANT:
         holds = machine.check(prop.fn, last, name)
         return f"{name} violated", "its last state satisfies it" if holds else None
-    if prop.kind == "reachable":
+    if prop.kind == Kind.REACHABLE:
         holds = machine.check(prop.fn, last, name)
         return f"a state satisfying {name}", None if holds else "its last state does not"
     return f"{name} violated", None if trace.loop is not None else \

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from ..dsl import Kind
 from .engine import Goal, SymbolicEngine, Unrolling
 
 
@@ -39,5 +40,5 @@ class BMC(SymbolicEngine):
         stopped = "time limit" if self.out_of_time() else f"depth {stats.depth}"
         for g in goals:
             if g.name not in found:
-                what = "witness" if g.kind == "reachable" else "counterexample"
+                what = "witness" if g.kind == Kind.REACHABLE else "counterexample"
                 yield g.unknown(f"no {what} up to {stopped}")

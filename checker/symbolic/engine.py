@@ -14,6 +14,7 @@ from typing import Iterator
 
 import z3
 
+from ..dsl import Kind
 from ..domains import enum_label
 from ..errors import ModelError, SpecError
 from ..options import CheckOptions
@@ -29,7 +30,7 @@ DEFAULT_DEPTH = 30
 @dataclasses.dataclass
 class Goal:
     name: str
-    kind: str                   # invariant, reachable, deadlock
+    kind: Kind                  # INVARIANT, REACHABLE or DEADLOCK
     where: str | None
     bad: z3.BoolRef             # the states that decide the property when reachable
     covers: str = ""            # the symbolic constants' values a proof is for
@@ -38,14 +39,14 @@ class Goal:
         """The verdict when a bad state is reachable (a trace, and the symbolic constants'
         values, leading to it)."""
         trace, instance = finding
-        verdict = Verdict.HOLDS if self.kind == "reachable" else Verdict.VIOLATED
-        what = "witness" if self.kind == "reachable" else "counterexample"
+        verdict = Verdict.HOLDS if self.kind == Kind.REACHABLE else Verdict.VIOLATED
+        what = "witness" if self.kind == Kind.REACHABLE else "counterexample"
         return PropertyResult(self.name, self.kind, verdict, f"{how} {what}{instance}", trace,
                               where=self.where)
 
     def excluded(self, reason: str, **extra) -> PropertyResult:
         """The verdict when no bad state is reachable (proved, for the values it covers)."""
-        verdict = Verdict.VIOLATED if self.kind == "reachable" else Verdict.HOLDS
+        verdict = Verdict.VIOLATED if self.kind == Kind.REACHABLE else Verdict.HOLDS
         return _result(self, verdict, reason + self.covers, **extra)
 
     def unknown(self, reason: str) -> PropertyResult:
@@ -60,11 +61,11 @@ def _result(goal, verdict, reason, **extra):
 
 def goals(rel: Relation, options: CheckOptions) -> list[Goal]:
     covers = coverage(rel.machine)
-    found = [Goal(p.name, p.kind, p.where, rel.formula(p.fn, p.name) if p.kind == "reachable"
+    found = [Goal(p.name, p.kind, p.where, rel.formula(p.fn, p.name) if p.kind == Kind.REACHABLE
                   else z3.Not(rel.formula(p.fn, p.name)), covers)
              for p in safety_properties(rel.machine, options)]
     if options.deadlock:
-        found.append(Goal("deadlock", "deadlock", None, rel.deadlocked(), covers))
+        found.append(Goal("deadlock", Kind.DEADLOCK, None, rel.deadlocked(), covers))
     return found
 
 
@@ -200,7 +201,7 @@ class SymbolicEngine:
         m, options = self.machine, self.options
         safety = [PropertyResult(p.name, p.kind, Verdict.UNKNOWN, why, where=p.where)
                   for p in safety_properties(m, options)]
-        deadlock = [PropertyResult("deadlock", "deadlock", Verdict.UNKNOWN, why)] \
+        deadlock = [PropertyResult("deadlock", Kind.DEADLOCK, Verdict.UNKNOWN, why)] \
             if options.deadlock else []
         return safety + deadlock + [
             PropertyResult(p.name, p.kind, Verdict.UNKNOWN,

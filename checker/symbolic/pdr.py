@@ -32,6 +32,7 @@ import dataclasses
 
 import z3
 
+from ..dsl import Kind
 from .bmc import search
 from .certificate import Certificate
 from .cone import Cones, conjuncts
@@ -209,7 +210,7 @@ def _lemmas(rel, goals) -> list:
     """The spec's invariants that are not goals: candidate lemmas for Houdini."""
     chosen = {g.name for g in goals}
     return [rel.formula(p.fn, p.name) for p in rel.machine.properties
-            if p.kind == "invariant" and p.name not in chosen]
+            if p.kind == Kind.INVARIANT and p.name not in chosen]
 
 
 def _disjuncts(bad) -> list:
