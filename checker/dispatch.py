@@ -39,10 +39,10 @@ def selector(fn, first: tuple[ast.expr, str] | None, params: dict[str, Any],
 def _accepting(test: ast.expr, state: str, fn, params: dict, variables: dict):
     """(variable, key, accepted values, share of the domain accepted) of one test."""
     reads = [n for n in ast.walk(test) if isinstance(n, ast.Name) and n.id == state]
-    locations = {ast.dump(loc) for loc in _locations(test, state)}
-    if len(locations) != 1 or len(reads) != len(_locations(test, state)):
+    locations = _locations(test, state)
+    if len({ast.dump(loc) for loc in locations}) != 1 or len(reads) != len(locations):
         return None                           # no read, several, or `s` used otherwise
-    loc = _locations(test, state)[0]
+    loc = locations[0]
     read, key = (loc.value, _static(loc.slice, fn, params)) if isinstance(loc, ast.Subscript) \
         else (loc, NO_KEY)
     if key is _MISSING or read.attr not in variables:
