@@ -1,11 +1,12 @@
-"""Which bindings the interpreter tries in a state: most are ruled out by one read.
+"""Which bindings the interpreter tries in a state: most are ruled out by a few reads.
 
-Most guards begin with a test of one state location against constants: `s.pc is Pc.IDLE`,
-`s.kv[k] in LIVE` (with `k` a parameter, fixed in each binding), `s.budget > 0`. Such a
-test is a *selector*: its location has a finite domain, so the values for which the test
-holds are known before the search. The interpreter reads each location once per state
-and tries only the bindings whose selector accepts the value read, plus those without a
-selector, in binding order. A binding left out would have failed that test, so the
+Most guards test state locations against constants: `s.pc is Pc.IDLE`, `s.kv[k] in
+LIVE` (with `k` a parameter, fixed in each binding), `s.budget > 0`. Each such test of
+one location, a whole leading `require` or one of its conjuncts, is a *selector*: its
+location has a finite domain, so the values for which the test holds are known before
+the search. The interpreter reads each selected location once per state and tries only
+the bindings whose every selector accepts the value read, plus those without a
+selector, in binding order. A binding left out would have failed its guard, so the
 successors, their order and every count are the same; the guards of those tried still
 run whole.
 """
@@ -15,29 +16,34 @@ import ast
 from typing import Any
 
 from .domains import Domain, MapDomain
+from .fastpath import has_effect
 
 NO_KEY = object()
 _MISSING = object()
 _VALUE = "__checker_value__"
 
 
-def selector(fn, first: tuple[ast.expr, str] | None, params: dict[str, Any],
-             variables: dict[str, Domain]) -> tuple | None:
-    """(variable, key or NO_KEY, accepted values) for the most selective conjunct of
-    `fn`'s first `require` (`first`, from `fastpath.leading_condition`) with `params`
-    bound; None where no conjunct reads just one scalar location with a fixed key."""
-    if first is None:
-        return None
-    test, state = first
-    conjuncts = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) \
-        else [test]
-    found = [sel for c in conjuncts
-             if (sel := _accepting(c, state, fn, params, variables)) is not None]
-    return min(found, key=lambda sel: sel[3])[:3] if found else None
+def selectors(fn, conditions: list[ast.expr], state: str, params: dict[str, Any],
+              variables: dict[str, Domain]) -> tuple[tuple, ...]:
+    """(variable, key or NO_KEY, accepted values) of each location that `fn`'s leading
+    requires (`conditions`, from `fastpath.leading_conditions`) test alone, whole or in
+    a conjunct, `params` bound; the values accepted are those every such test accepts."""
+    accepted: dict[tuple, frozenset] = {}
+    for test in conditions:
+        tests = [test]                        # whole, and (of `a and b`) each part
+        if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+            tests += test.values
+        for one in tests:
+            found = _accepting(one, state, fn, params, variables)
+            if found is not None:
+                name, key, values = found
+                place = (name, key)
+                accepted[place] = accepted[place] & values if place in accepted else values
+    return tuple((name, key, values) for (name, key), values in accepted.items())
 
 
 def _accepting(test: ast.expr, state: str, fn, params: dict, variables: dict):
-    """(variable, key, accepted values, share of the domain accepted) of one test."""
+    """(variable, key, accepted values) of one test, or None."""
     reads = [n for n in ast.walk(test) if isinstance(n, ast.Name) and n.id == state]
     locations = _locations(test, state)
     if len({ast.dump(loc) for loc in locations}) != 1 or len(reads) != len(locations):
@@ -66,7 +72,7 @@ def _accepting(test: ast.expr, state: str, fn, params: dict, variables: dict):
         accepted = frozenset(accepted)
     except TypeError:
         return None
-    return read.attr, key, accepted, len(accepted) / max(1, len(domain.values))
+    return read.attr, key, accepted
 
 
 def _locations(test: ast.expr, state: str) -> list[ast.expr]:
@@ -105,9 +111,9 @@ def _replaced(test: ast.expr, loc: ast.expr):
 
 
 def _static(node: ast.expr, fn, params: dict) -> Any:
-    """The value of a key expression of parameters, globals and constants, or _MISSING."""
-    if not all(isinstance(n, (ast.Name, ast.Attribute, ast.Constant, ast.Load))
-               for n in ast.walk(node)):
+    """The value of a key expression of parameters, globals and constants (`3 - i`, no
+    call), or _MISSING."""
+    if has_effect(node):
         return _MISSING
     try:
         return eval(compile(ast.Expression(node), "<selector>", "eval"), fn.__globals__,
@@ -125,34 +131,40 @@ def _has(domain: Domain, value) -> bool:
 
 class Dispatch:
     """Per state, the positions (in binding order) of the bindings worth trying. Tables
-    are keyed by the codes of the values (ints), read straight from the state's code."""
+    are keyed by the codes of the values (ints), read straight from the state's code:
+    per location, the bindings that location does not rule out."""
 
-    def __init__(self, selectors: list[tuple | None], variables: list):
-        self.always = 0
+    def __init__(self, selectors: list[tuple[tuple, ...]], variables: list):
+        everyone = (1 << len(selectors)) - 1
         index = {v.name: v for v in variables}
-        tables: dict[tuple, dict[int, int]] = {}
-        for i, sel in enumerate(selectors):
-            if sel is None:
-                self.always |= 1 << i
-                continue
-            name, key, accepted = sel
-            var = index[name]
-            if key is NO_KEY:
-                place, domain = (var.index, None), var.domain
+        tables: dict[tuple, tuple[int, dict[int, int]]] = {}   # place -> (selected, table)
+        for i, chosen in enumerate(selectors):
+            for name, key, accepted in chosen:
+                var = index[name]
+                if key is NO_KEY:
+                    place, domain = (var.index, None), var.domain
+                else:
+                    place, domain = (var.index, var.domain.key.encode(key)), var.domain.value
+                selected, table = tables.setdefault(place, (0, {}))
+                for value in accepted:
+                    code = domain.encode(value)
+                    table[code] = table.get(code, 0) | 1 << i
+                tables[place] = (selected | 1 << i, table)
+        self.everyone = everyone
+        self.scalars, self.entries = [], []
+        for (i, j), (selected, table) in tables.items():
+            others = everyone & ~selected          # bindings this location does not select
+            table = {code: bits | others for code, bits in table.items()}
+            if j is None:
+                self.scalars.append((i, table, others))
             else:
-                place, domain = (var.index, var.domain.key.encode(key)), var.domain.value
-            table = tables.setdefault(place, {})
-            for value in accepted:
-                code = domain.encode(value)
-                table[code] = table.get(code, 0) | 1 << i
-        self.scalars = [(i, t) for (i, j), t in tables.items() if j is None]
-        self.entries = [(i, j, t) for (i, j), t in tables.items() if j is not None]
+                self.entries.append((i, j, table, others))
 
     def candidates(self, st: tuple) -> int:
         """A bit mask over binding positions: the bindings state `st` does not rule out."""
-        mask = self.always
-        for i, table in self.scalars:
-            mask |= table.get(st[i], 0)
-        for i, j, table in self.entries:
-            mask |= table.get(st[i][j], 0)
+        mask = self.everyone
+        for i, table, others in self.scalars:
+            mask &= table.get(st[i], others)
+        for i, j, table, others in self.entries:
+            mask &= table.get(st[i][j], others)
         return mask

@@ -85,7 +85,7 @@ class ExplicitEngine:
         load, encode, restore = m.load, m._encode, m.restore
         constraints, terminals = m.constraints, m.terminals
         bindings = [(b.index, b.guard, b.body, b.label) for b in m.bindings]
-        dispatch = Dispatch([b.selector for b in m.bindings], m.variables)
+        dispatch = Dispatch([b.selectors for b in m.bindings], m.variables)
         check_deadlock = opts.deadlock
         max_states = opts.max_states or float("inf")
         max_depth = opts.max_depth or float("inf")
@@ -97,11 +97,15 @@ class ExplicitEngine:
         reachables = [p for p in reachables if m.constant(p.fn) is not False]
         deadlock_at = None
 
-        def admit(st, parent):
-            """Record a new state (scratch holds it); check the pending properties."""
+        def admit(st, parent, changed):
+            """Record a new state (scratch holds it); check the pending properties that
+            read a variable in `changed` (a bit per variable the step changed; a pending
+            property read nothing else that changed, so its value is its parent's)."""
             nonlocal invariants, reachables
             parents[st] = parent
             for p in invariants:                         # m.holds, inlined: the hot loop
+                if not p.reads & changed:
+                    continue
                 try:
                     ok = p.fn(sc)
                 except SPEC_FAILURES as e:
@@ -110,15 +114,15 @@ class ExplicitEngine:
                     search.found[p.name] = st
                     invariants = [q for q in invariants if q is not p]
             for p in reachables:
-                if m.holds(p.fn, p.name):
+                if p.reads & changed and m.holds(p.fn, p.name):
                     search.found[p.name] = st
                     reachables = [q for q in reachables if q is not p]
 
-        def consider(st, parent):
+        def consider(st, parent, changed):
             """A successor not seen before, held by the scratch: store it if in the constraint."""
             if constraints and not all(m.holds(c, "constraint") for c in constraints):
                 return
-            admit(st, parent)
+            admit(st, parent, changed)
             next_level.append(st)
 
         level = next_level = []
@@ -126,7 +130,7 @@ class ExplicitEngine:
             stats.initial_states += 1
             if st not in parents:
                 load(sc, st)
-                consider(st, None)
+                consider(st, None, EVERY_VARIABLE)
         if not level:
             raise m.no_initial_state()
         stats.depth = 1
@@ -170,7 +174,7 @@ class ExplicitEngine:
                         for succ in outcomes:
                             if succ not in parents:
                                 load(sc, succ)
-                                consider(succ, st)
+                                consider(succ, st, changed_between(st, succ))
                         base = load(sc, st)
                         continue
                     if result is DISABLED:
@@ -183,7 +187,7 @@ class ExplicitEngine:
                     produced += 1
                     fired[index] += 1
                     if succ is not st and succ not in parents:
-                        consider(succ, st)
+                        consider(succ, st, sc._changed)
                     restore(sc, base)
                 stats.transitions += produced
                 if check_deadlock and produced == 0 and deadlock_at is None and \
@@ -237,6 +241,14 @@ def coverage(m: Machine, fired: list[int]) -> Coverage:
     for b in m.bindings:
         by_action[b.name] = by_action.get(b.name, 0) + fired[b.index]
     return Coverage({b.label: fired[b.index] for b in m.bindings}, by_action)
+
+
+EVERY_VARIABLE = -1                     # `changed` for an initial state: check everything
+
+
+def changed_between(st: tuple, succ: tuple) -> int:
+    """A bit per variable whose code differs between two states."""
+    return sum(1 << i for i, (a, b) in enumerate(zip(st, succ)) if a != b)
 
 
 def path_to(parents: dict, st: tuple) -> list[tuple]:

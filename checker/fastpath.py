@@ -3,9 +3,11 @@
 Most actions are disabled in most states, and a raised exception costs several times a
 function call. So the explicit engine rewrites, once per action:
 
-* the leading `require(c)` statements into `guard(s, *params) -> bool` (`c1 and c2`),
+* the leading `require(c)` statements, with the plain local assignments among them
+  (`pod = s.pods[p]`: no call, so no effect), into `guard(s, *params) -> bool`; the
+  body redoes those assignments, so no require after one may call anything,
 * every other statement-level `require(c)` of the function into
-  `if not (c): return DISABLED`.
+  `if not (c): return DISABLED`; the body keeps the leading assignments.
 
 `require` inside nested helpers still raises `Disabled`, which the engine also catches.
 The symbolic engine runs the original function; both readings are the same relation.
@@ -14,6 +16,8 @@ Functions whose source is unavailable or that close over variables are left as t
 from __future__ import annotations
 
 import ast
+import copy
+from typing import Any
 
 from .dsl import require
 from .recompile import recompile, source_def
@@ -57,9 +61,26 @@ class _RewriteRequires(ast.NodeTransformer):
         return ast.copy_location(ast.If(test=test, body=[ast.copy_location(ret, node)], orelse=[]), node)
 
 
-def _parse(fn) -> tuple[ast.FunctionDef, str, list[ast.expr], list[ast.stmt]] | None:
-    """(def, file, leading require conditions, the statements after them) of `fn`, or
-    None where its source cannot be read (or it closes over variables)."""
+def _is_plain_assignment(node, state: str) -> bool:
+    """`name = expr` where evaluating `expr` can have no effect: no call of any kind."""
+    return (isinstance(node, ast.Assign)
+            and all(isinstance(t, ast.Name) and t.id != state for t in node.targets)
+            and not has_effect(node.value))
+
+
+def has_effect(expr: ast.expr) -> bool:
+    """Whether evaluating `expr` may call something (and so change the state)."""
+    return any(isinstance(n, EFFECTFUL) for n in ast.walk(expr))
+
+
+EFFECTFUL = (ast.Call, ast.Await, ast.Yield, ast.YieldFrom, ast.NamedExpr, ast.Lambda,
+              ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+def _parse(fn) -> tuple[ast.FunctionDef, str, list[ast.stmt], list[ast.stmt]] | None:
+    """(def, file, guard statements, the statements after them) of `fn`, or None where
+    its source cannot be read (or it closes over variables). The guard statements are
+    the leading requires with the plain assignments among them, up to the last require."""
     found = source_def(fn)
     if found is None:
         return None
@@ -67,20 +88,104 @@ def _parse(fn) -> tuple[ast.FunctionDef, str, list[ast.expr], list[ast.stmt]] | 
     body = list(fdef.body)
     if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
         body = body[1:]                                  # docstring
-    conds = []
-    while body and (cond := _is_require(body[0], fn.__globals__)) is not None:
-        conds.append(cond)
-        body = body[1:]
-    return fdef, filename, conds, body
+    state = fdef.args.args[0].arg if fdef.args.args else None
+    end, assigned = 0, False
+    for i, stmt in enumerate(body):
+        cond = _is_require(stmt, fn.__globals__)
+        if cond is not None:
+            if assigned and has_effect(cond):    # the body would redo the assignments
+                break                             # after its effect: keep it there
+            end = i + 1
+        elif _is_plain_assignment(stmt, state):
+            assigned = True
+        else:
+            break
+    return fdef, filename, body[:end], body[end:]
 
 
-def leading_condition(fn) -> tuple[ast.expr, str] | None:
-    """The first `require(...)` condition of `fn`, with the name of its state parameter."""
-    parsed = _parse(fn)
-    if parsed is None or not parsed[2] or not parsed[0].args.args:
+class _Inline(ast.NodeTransformer):
+    """Replaces, in a condition read ahead of the search, the locals a guard assigned by
+    the expressions they were assigned, and a call `s.helper(args)` of a spec method
+    whose body is plain assignments and one `return` by what it returns. The result is
+    only ever evaluated to select bindings, never instead of the guard itself."""
+
+    def __init__(self, assigned: dict[str, ast.expr], state: str, fn_globals: dict,
+                 methods: dict[str, Any], depth: int = 0):
+        self.assigned, self.state, self.fn_globals = assigned, state, fn_globals
+        self.methods, self.depth = methods, depth
+
+    def visit_Name(self, node):
+        if isinstance(node.ctx, ast.Load) and node.id in self.assigned:
+            return copy.deepcopy(self.assigned[node.id])
+        return node
+
+    def visit_Call(self, node):
+        self.generic_visit(node)
+        func = node.func
+        if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
+                and func.value.id == self.state and not node.keywords and self.depth < 4
+                and not any(has_effect(a) for a in node.args)):
+            return node
+        helper = _returned_expression(self.methods.get(func.attr), self.fn_globals, self.methods,
+                                      self.depth + 1)
+        if helper is None or len(helper[0]) != len(node.args) + 1:
+            return node
+        params, expr = helper
+        bound = dict(zip(params, [ast.Name(id=self.state, ctx=ast.Load()), *node.args]))
+        return _Inline(bound, self.state, self.fn_globals, {}).visit(copy.deepcopy(expr))
+
+
+def _returned_expression(method, fn_globals: dict, methods: dict, depth: int):
+    """(parameter names, returned expression, its locals and helpers inlined) of a spec
+    method made of plain assignments and one `return`; None for any other, and for one
+    whose expression names a global other than the caller's (it is evaluated in the
+    caller's module)."""
+    parsed = _parse(method) if callable(method) else None
+    if parsed is None or not parsed[0].args.args or parsed[0].args.vararg or parsed[0].args.kwonlyargs:
         return None
-    fdef, _, conds, _ = parsed
-    return conds[0], fdef.args.args[0].arg
+    fdef, _, prefix, rest = parsed
+    statements = prefix + rest
+    state = fdef.args.args[0].arg
+    if not (statements and isinstance(statements[-1], ast.Return) and statements[-1].value
+            and all(_is_plain_assignment(stmt, state) for stmt in statements[:-1])):
+        return None
+    assigned: dict[str, ast.expr] = {}
+    for stmt in statements[:-1]:
+        value = _Inline(assigned, state, fn_globals, methods, depth).visit(stmt.value)
+        for target in stmt.targets:
+            assigned[target.id] = value
+    expr = _Inline(assigned, state, fn_globals, methods, depth).visit(statements[-1].value)
+    params = [a.arg for a in fdef.args.args]
+    names = {n.id for n in ast.walk(expr) if isinstance(n, ast.Name)} - set(params)
+    if any(fn_globals.get(n, _BUILTIN) is not method.__globals__.get(n, _BUILTIN) for n in names):
+        return None
+    return params, expr
+
+
+_BUILTIN = object()
+
+
+def leading_conditions(fn, methods: dict[str, Any]) -> tuple[list[ast.expr], str | None]:
+    """The conditions of `fn`'s leading requires, with the locals before each replaced by
+    what they were assigned and calls of simple spec `methods` by what they return (see
+    `_Inline`), and the name of its state parameter."""
+    parsed = _parse(fn)
+    if parsed is None or not parsed[0].args.args:
+        return [], None
+    fdef, _, prefix, _ = parsed
+    state = fdef.args.args[0].arg
+    assigned: dict[str, ast.expr] = {}
+    conditions = []
+    for stmt in prefix:
+        inline = _Inline(assigned, state, fn.__globals__, methods)
+        cond = _is_require(stmt, fn.__globals__)
+        if cond is not None:
+            conditions.append(inline.visit(copy.deepcopy(cond)))
+            continue
+        value = inline.visit(copy.deepcopy(stmt.value))
+        for target in stmt.targets:
+            assigned[target.id] = value
+    return conditions, state
 
 
 def split_guard(fn):
@@ -88,16 +193,38 @@ def split_guard(fn):
     parsed = _parse(fn)
     if parsed is None:
         return None, fn
-    fdef, filename, conds, body = parsed
+    fdef, filename, prefix, body = parsed
     fn.__globals__[_NAME] = DISABLED
     guard = None
-    if conds:
-        test = conds[0] if len(conds) == 1 else ast.BoolOp(op=ast.And(), values=conds)
-        gdef = ast.FunctionDef(name=fn.__name__ + "__guard", args=fdef.args,
-                               body=[ast.Return(value=test)], decorator_list=[],
+    if prefix:
+        gdef = ast.FunctionDef(name=fn.__name__ + "__guard", args=copy.deepcopy(fdef.args),
+                               body=_guard_body(prefix, fn.__globals__), decorator_list=[],
                                returns=None, type_comment=None)
         ast.copy_location(gdef, fdef)
         guard = recompile(gdef, filename, fn.__globals__, fn)
-    fdef.body = [_RewriteRequires(fn.__globals__).visit(stmt) for stmt in body] or [ast.Pass()]
+    assignments = [stmt for stmt in prefix if _is_require(stmt, fn.__globals__) is None]
+    fdef.body = assignments + [_RewriteRequires(fn.__globals__).visit(stmt) for stmt in body] \
+        or [ast.Pass()]
     ast.fix_missing_locations(fdef)
     return guard, recompile(fdef, filename, fn.__globals__, fn)
+
+
+def _guard_body(prefix: list[ast.stmt], fn_globals) -> list[ast.stmt]:
+    """`return c1 and c2 ...` for requires alone; with assignments among them, each
+    require in turn becomes `if not (c): return False`, then `return True`."""
+    conds = [c for stmt in prefix if (c := _is_require(stmt, fn_globals)) is not None]
+    if len(conds) == len(prefix):
+        test = conds[0] if len(conds) == 1 else ast.BoolOp(op=ast.And(), values=conds)
+        return [ast.copy_location(ast.Return(value=test), prefix[0])]
+    statements = []
+    for stmt in prefix:
+        cond = _is_require(stmt, fn_globals)
+        if cond is None:
+            statements.append(copy.deepcopy(stmt))
+            continue
+        fail = ast.Return(value=ast.Constant(value=False))
+        statements.append(ast.copy_location(ast.If(test=ast.UnaryOp(op=ast.Not(), operand=cond),
+                                                   body=[ast.copy_location(fail, stmt)],
+                                                   orelse=[]), stmt))
+    statements.append(ast.copy_location(ast.Return(value=ast.Constant(value=True)), prefix[-1]))
+    return statements

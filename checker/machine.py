@@ -19,8 +19,9 @@ from .domains import Const, Domain, Expr, Fill, GhostDomain, IntRange, OutOfDoma
 from .dsl import (FAIRNESS, Disabled, Kind, Oracle, Role, Spec, install_oracle, ordered_values,
                   spec_members)
 from .errors import SPEC_FAILURES, DomainError, SpecError, user_frame, where_defined
-from .dispatch import selector
-from .fastpath import DISABLED, leading_condition, split_guard
+from .dispatch import selectors
+from .fastpath import DISABLED, leading_conditions, split_guard
+from .reads import state_reads
 from .values import NO_ARG, MapValue, SetValue
 
 MISSING = object()
@@ -64,7 +65,7 @@ class Binding:
     fair: str | None = None            # "weak" / "strong" fairness of this binding
     fair_when: Callable | None = None  # ... of its steps from states where this holds
     calls: str | None = None           # the actor it calls, for diagrams
-    selector: tuple | None = None      # its guard's first test, read once a state (dispatch)
+    selectors: tuple = ()              # its guard's tests of one location each (dispatch)
 
     @property
     def args(self) -> tuple:
@@ -112,6 +113,8 @@ class Property:
     """Parameter bindings of a liveness property (`def p(s, x: Domain)`): each must hold."""
     instance_labels: list[tuple[tuple[str, str], ...]] = dataclasses.field(default_factory=lambda: [()])
     """(parameter, value shown) of each instance, as Binding.param_labels."""
+    reads: int = -1
+    """A bit per state variable (by index) that it may read; -1: any (see `reads`)."""
 
 
 class ExplicitOracle(Oracle):
@@ -313,22 +316,26 @@ class Machine:
                             f"all(...) or any(...) over the domain instead", where_defined(fn))
         instances = list(itertools.product(*(d.values for d in domains)))
         labels = [tuple((p, d.show(v)) for p, d, v in zip(params, domains, combo)) for combo in instances]
-        return Property(name, kind, fn, where_defined(fn), instances, labels)
+        read = state_reads(fn, members, {v.name for v in self.variables})
+        mask = -1 if not read else sum(1 << v.index for v in self.variables if v.name in read)
+        return Property(name, kind, fn, where_defined(fn), instances, labels, mask)
 
     def _collect_bindings(self, roles, members):
         bindings = []
+        variable_domains = {v.name: v.domain for v in self.variables}
         for name, (fn, role) in roles.items():
             if role.kind not in (Kind.ACTION, Kind.FAULT):
                 continue
             params, domains = self._parameters(f"action {name}", fn, members)
             guard, body = split_guard(fn)
-            first = leading_condition(fn)
+            conditions, state = leading_conditions(fn, members)
             for combo in itertools.product(*(d.values for d in domains)):
                 bindings.append(Binding(
                     len(bindings), name, role.kind, role.group, tuple(zip(params, combo)),
                     tuple((p, d.show(v)) for p, d, v in zip(params, domains, combo)),
                     fn, bake(guard, combo), bake(body, combo), role.fair, role.fair_when,
-                    role.calls, selector(fn, first, dict(zip(params, combo)), {v.name: v.domain for v in self.variables})))
+                    role.calls, selectors(fn, conditions, state, dict(zip(params, combo)),
+                                          variable_domains)))
         return bindings
 
     # ------------------------------------------------------------ generated codecs
@@ -336,7 +343,7 @@ class Machine:
     def _generate_codecs(self):
         names = [v.name for v in self.variables]
         self.state_cls = type(f"{self.spec_cls.__name__}State", (self.spec_cls,),
-                              {"__slots__": tuple(names) + ("_undo",), **self.env})
+                              {"__slots__": tuple(names) + ("_undo", "_changed"), **self.env})
         ns: dict[str, Any] = {"NO_ARG": NO_ARG, "CACHE": DECODE_CACHE}
         load, enc = [], []
         for v in self.variables:
@@ -350,7 +357,7 @@ class Machine:
                            f"        c{i} = st[{i}]\n"
                            f"    else:\n"
                            f"        c{i} = E{i}(x)\n"
-                           f"        changed = True")
+                           f"        changed |= {1 << i}")
             else:
                 ns[f"D{i}"], ns[f"C{i}"] = d.decode, {}
                 load.append(f"    c = st[{i}]\n"
@@ -365,12 +372,13 @@ class Machine:
                            f"        c{i} = st[{i}]\n"
                            f"    else:\n"
                            f"        c{i} = x.code() if x is base[{i}] else E{i}(x)\n"
-                           f"        changed = True")
+                           f"        changed |= {1 << i}")
         slots = ", ".join(f"sc.{n}" for n in names)
         codes = ", ".join(f"c{v.index}" for v in self.variables)
         src = "\n".join([
             "def load(sc, st):", *load, f"    return ({slots},)",
-            "def encode(sc, base, st):", "    changed = False", *enc,
+            "def encode(sc, base, st):", "    changed = 0", *enc,
+            "    sc._changed = changed",                     # a bit per variable written
             f"    return ({codes},) if changed else st",     # a self-loop: the state itself
             "def restore(sc, base):",
             "    undo = sc._undo",

@@ -1,5 +1,6 @@
-"""Dispatch: the interpreter tries only the bindings whose first test the state passes,
-and checks only the properties that read the state.
+"""Dispatch: the interpreter tries only the bindings whose leading tests the state
+passes (read through locals and simple helpers), and checks only the properties that
+read the state.
 
 Leaving a binding out must change nothing: every model gives the same counts, verdicts,
 traces and coverage with selectors as without them.
@@ -7,11 +8,13 @@ traces and coverage with selectors as without them.
 from __future__ import annotations
 
 import enum
+import types
 
 import pytest
 
 from checker import Const, Int, Map, Spec, action, invariant, reachable, require
 from checker.dispatch import NO_KEY
+from checker.reads import state_reads
 from checker.explorer import ExplicitEngine
 from checker.options import CheckOptions
 from checker.machine import Machine
@@ -65,22 +68,194 @@ class Steps(Spec):
 
 
 def selectors(machine):
-    return {b.label: b.selector for b in machine.bindings}
+    return {b.label: b.selectors for b in machine.bindings}
 
 
-def test_a_first_test_of_one_location_selects_the_values_it_accepts():
+def test_each_leading_test_of_one_location_selects_the_values_it_accepts():
     found = selectors(Machine(Steps))
-    assert found["start"] == ("pc", NO_KEY, frozenset({Pc.IDLE}))
-    # of `budget > 0` (2 of 3 values) and `pc in WRITES` (2 of 4), the more selective
-    assert found["write"] == ("pc", NO_KEY, WRITES)
-    assert found["finish(i=2)"] == ("done", 2, frozenset({False}))
-    assert found["reset"] is None                     # a helper call: not read ahead
+    assert found["start"] == (("pc", NO_KEY, frozenset({Pc.IDLE})),)
+    # `budget > 0` and `pc in WRITES` each test one location: both select
+    assert found["write"] == (("budget", NO_KEY, frozenset({1, 2})), ("pc", NO_KEY, WRITES))
+    # a simple helper's returned expression is read ahead too
+    assert found["finish(i=2)"] == (("done", 2, frozenset({False})),
+                                    ("pc", NO_KEY, frozenset({Pc.DONE})))
+    assert found["reset"] == (("pc", NO_KEY, frozenset({Pc.DONE})),)
 
 
-def without_selectors(machine):
+class Pod(enum.Enum):
+    NONE = 0
+    WAIT = 1
+    RUN = 2
+
+
+class Locals(Spec):
+    """Guards that read through locals and helpers, and one whose first line has an effect."""
+    pods: Map[Int[1, 2], Pod] = Map.fill(Pod.NONE)
+    calls: Int[0, 3] = 0
+    first: bool = False
+
+    @action
+    def launch(s, i: Int[1, 2]):
+        pod = s.pods[i]
+        require(pod is Pod.NONE)
+        others = s.pods[3 - i]
+        require(others is not Pod.RUN and s.calls < 3)
+        s.pods[i] = Pod.WAIT
+        s.calls += 1
+
+    @action
+    def run(s, i: Int[1, 2]):
+        require(s._waiting(i))
+        s.pods[i] = Pod.RUN
+
+    @action
+    def counted(s):
+        n = s._bump()                                  # a call: not part of the guard
+        require(n < 3)
+
+    @action
+    def apply(s):
+        require(s.calls < 2)
+        before = s.calls
+        require(s._bump() == before + 1)               # an effect after a local: body
+        s.first = before == 0
+
+    def _waiting(s, i):
+        pod = s.pods[i]
+        return pod is Pod.WAIT
+
+    @reachable
+    def applied_first(s):
+        return s.first
+
+    def _bump(s):
+        s.calls = min(3, s.calls + 1)
+        return s.calls
+
+
+class Plain(Spec):
+    """`Locals` with every guard written out: the same relation."""
+    pods: Map[Int[1, 2], Pod] = Map.fill(Pod.NONE)
+    calls: Int[0, 3] = 0
+    first: bool = False
+
+    @action
+    def launch(s, i: Int[1, 2]):
+        require(s.pods[i] is Pod.NONE and s.pods[3 - i] is not Pod.RUN and s.calls < 3)
+        s.pods[i] = Pod.WAIT
+        s.calls += 1
+
+    @action
+    def run(s, i: Int[1, 2]):
+        require(s.pods[i] is Pod.WAIT)
+        s.pods[i] = Pod.RUN
+
+    @action
+    def counted(s):
+        s.calls = min(3, s.calls + 1)
+        require(s.calls < 3)
+
+    @action
+    def apply(s):
+        require(s.calls < 2)
+        before = s.calls
+        s.calls = before + 1
+        s.first = before == 0
+
+    @reachable
+    def applied_first(s):
+        return s.first
+
+
+def test_locals_and_simple_helpers_are_read_ahead_and_effects_stay_in_the_body():
+    m = Machine(Locals)
+    found = selectors(m)
+    assert found["launch(i=1)"] == (("pods", 1, frozenset({Pod.NONE})),
+                                    ("pods", 2, frozenset({Pod.NONE, Pod.WAIT})),
+                                    ("calls", NO_KEY, frozenset({0, 1, 2})))
+    assert found["run(i=2)"] == (("pods", 2, frozenset({Pod.WAIT})),)
+    counted = next(b for b in m.bindings if b.name == "counted")
+    assert counted.guard is None and found["counted"] == ()
+    launch = next(b for b in m.bindings if b.label == "launch(i=1)")
+    assert launch.guard is not None
+    assert observed(ExplicitEngine(m, CheckOptions()).check()) == \
+        observed(ExplicitEngine(Machine(Plain), CheckOptions()).check())
+
+
+def test_a_helper_whose_globals_differ_from_the_callers_is_not_read_ahead():
+    class Elsewhere(Locals):
+        pass
+    # the same source in another module's namespace, where `Pod` is another enum
+    Elsewhere._waiting = types.FunctionType(Locals._waiting.__code__,
+                                            {**Locals._waiting.__globals__, "Pod": Pc})
+    assert selectors(Machine(Elsewhere))["run(i=1)"] == ()
+
+
+def without_dispatch(machine):
+    """The same machine trying every binding and checking every property each state."""
     for b in machine.bindings:
-        b.selector = None
+        b.selectors = ()
+    for p in machine.properties:
+        p.reads = -1
     return machine
+
+
+class Reads(Spec):
+    """Properties reading the state directly, through helpers, and in ways not followed."""
+    x: Int[0, 3] = 0
+    y: Int[0, 3] = 0
+
+    @action
+    def up_x(s):
+        require(s.x < 3)
+        s.x += 1
+
+    @action
+    def up_y(s):
+        require(s.y < 3)
+        s.y += 1
+
+    def _total(s):
+        return s._x_only() + s.y
+
+    def _x_only(s):
+        return s.x
+
+    @invariant
+    def x_small(s):
+        return s._x_only() < 3
+
+    @invariant
+    def total_small(s):
+        return s._total() < 5
+
+    @invariant
+    def by_name(s):
+        return getattr(s, "y") < 3
+
+    @reachable
+    def y_two(s):
+        return s.y == 2
+
+
+def test_a_property_reads_what_it_and_its_helpers_read_or_anything_when_unsure():
+    m = Machine(Reads)
+    x, y = (1 << v.index for v in m.variables)
+    assert {p.name: p.reads for p in m.properties} == \
+        {"x_small": x, "total_small": x | y, "by_name": -1, "y_two": y}
+    assert state_reads(Reads.x_small, {}, {"x", "y"}) is None       # helper unknown
+
+
+def test_properties_are_checked_after_the_steps_that_change_what_they_read():
+    """Each property is violated (or reached) only on a step of a variable its helper
+    reads: skipping it there would give a wrong verdict."""
+    result = ExplicitEngine(Machine(Reads), CheckOptions()).check()
+    verdicts = {p.name: (p.verdict.value, len(p.trace.states) if p.trace else None)
+                for p in result.properties}
+    assert verdicts == {"x_small": ("violated", 4), "total_small": ("violated", 6),
+                        "by_name": ("violated", 4), "y_two": ("holds", 3)}
+    assert observed(result) == observed(ExplicitEngine(without_dispatch(Machine(Reads)),
+                                                       CheckOptions()).check())
 
 
 @pytest.mark.parametrize("model", ["models/rayjob.toml", "examples/models/slow/lamportmutex.toml",
@@ -91,14 +266,14 @@ def test_dispatch_changes_nothing_but_the_guards_it_skips(model):
     if "lamport" in model:
         options.max_depth = 12                        # its first twelve levels: ~20,000 states
     with_dispatch = ExplicitEngine(m.machine(), options).check()
-    without = ExplicitEngine(without_selectors(m.machine()), options).check()
+    without = ExplicitEngine(without_dispatch(m.machine()), options).check()
     assert observed(with_dispatch) == observed(without)
     assert with_dispatch.stats.distinct_states > 200
 
 
-def test_the_small_spec_is_the_same_search_with_and_without_selectors():
+def test_the_small_spec_is_the_same_search_with_and_without_dispatch():
     assert observed(ExplicitEngine(Machine(Steps), CheckOptions()).check()) == \
-        observed(ExplicitEngine(without_selectors(Machine(Steps)), CheckOptions()).check())
+        observed(ExplicitEngine(without_dispatch(Machine(Steps)), CheckOptions()).check())
 
 
 class Settings(Spec):
