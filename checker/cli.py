@@ -22,10 +22,11 @@ import click
 from rich.markup import escape
 
 from .errors import CheckerError
-from .engines import ENGINES, run_engine
+from .engines import ENGINES
 from .files import check_writable, file_name, write_text
-from .itf import from_itf, read_itf, write_itf
+from .itf import from_itf, read_itf
 from .model import load_model
+from . import pipeline
 from .cli_conform import conform
 from .cli_gate import gate, mutants
 from .render import console, fail, print_result, print_trace, progress_printer
@@ -143,16 +144,7 @@ def check(model, consts, json_path, trace_dir, max_states, max_seconds, deadlock
         m.options.properties = list(properties)
     if engine:
         m.engine = engine
-    machine = m.machine()
-    result = run_engine(m.engine, machine, m.options, str(model),
-                        None if quiet else progress_printer(err))
-    for p in result.properties:
-        p.expected = m.expect.get(p.name)
-        if p.trace is not None:
-            path = trace_dir / m.name / file_name(p.name, ".itf.json")
-            write_itf(path, machine, p.trace, property=p.name, kind=p.kind,
-                      verdict=p.verdict.value, source=str(model))
-            p.trace_path = str(path)
+    result = pipeline.check(m, trace_dir, None if quiet else progress_printer(err)).result
     print_result(out, result)
     for p in result.properties:
         certificate = getattr(p, "certificate", None)      # a proof (pdr's invariant)

@@ -14,10 +14,10 @@ import sys
 from pathlib import Path
 
 from .dsl import Kind
-from .engines import run_engine
 from .errors import CheckerError
-from .files import file_name, read_text
+from .files import read_text
 from .model import Model, load_model
+from . import pipeline
 from .results import RunResult, Verdict
 
 BASELINE = "gate-baseline.json"
@@ -68,26 +68,18 @@ def discover(paths: list[Path], include_slow: bool = False) -> tuple[list[Path],
 
 def check_model(path: Path, baseline: dict, trace_dir: Path | None = None) -> ModelOutcome:
     """Run one model and compare it with its expectations and its baseline entry."""
-    from .itf import write_itf
     out = ModelOutcome(path)
     try:
         out.model = load_model(path)
-        machine = out.model.machine()
-        out.result = run_engine(out.model.engine, machine, out.model.options, str(path))
+        checked = pipeline.check(out.model, trace_dir)
     except CheckerError as e:
         out.error = str(e)
         return out
-    if out.result.interrupted:          # Ctrl-C stops the whole gate, not just this model
+    result = out.result = checked.result
+    if result.interrupted:              # Ctrl-C stops the whole gate, not just this model
         raise KeyboardInterrupt
-    result, expect = out.result, out.model.expect
-    out.actors = {b.name: (actor_of(b), b.calls) for b in machine.all_bindings}
+    out.actors = {b.name: (actor_of(b), b.calls) for b in checked.machine.all_bindings}
     for p in result.properties:
-        p.expected = expect.get(p.name)
-        if p.trace is not None and trace_dir is not None:
-            target = trace_dir / out.model.name / file_name(p.name, ".itf.json")
-            write_itf(target, machine, p.trace, property=p.name, kind=p.kind,
-                      verdict=p.verdict.value, source=str(path))
-            p.trace_path = str(target)
         if p.verdict is not Verdict.UNKNOWN and not p.as_expected:
             wanted = (p.expected or Verdict.HOLDS).value
             how = f" ({len(p.trace.steps) - 1}-step trace {p.trace_path or ''})".rstrip() \

@@ -13,10 +13,10 @@ import dataclasses
 import time
 from pathlib import Path
 
-from .engines import run_engine
 from .errors import CheckerError, ModelError
 from .files import read_text, read_toml
 from .model import import_spec, load_model
+from . import pipeline
 from .results import Verdict
 
 _KEYS = {"name", "spec", "model", "killed_by", "doc"}
@@ -93,13 +93,12 @@ def run_mutant(mutant: Mutant) -> MutantOutcome:
         raise ModelError(f"killed_by names {mutant.killed_by!r}, which {mutant.model.name}'s "
                          f"[expect] does not claim holds", mutant.where)
     started = time.perf_counter()
-    result = run_engine(model.engine, model.machine(), model.options, str(mutant.model))
+    result = pipeline.check(model).result
     if result.interrupted:              # Ctrl-C stops the catalog: no mutant survived it
         raise KeyboardInterrupt
     seconds = time.perf_counter() - started
     killers, also_moved = [], []
     for p in result.properties:
-        p.expected = model.expect.get(p.name)
         if p.expected is Verdict.HOLDS and p.verdict is Verdict.VIOLATED:
             killers.append(p)
         elif p.verdict is not Verdict.UNKNOWN and not p.as_expected:

@@ -153,11 +153,11 @@ def one_error_line(result) -> str:
 
 def test_an_internal_error_is_one_line_exit_4_with_its_traceback_saved(tmp_path, monkeypatch):
     import tempfile
-    import checker.cli
+    import checker.pipeline
 
     def broken(*args, **kwargs):
         raise ZeroDivisionError("a bug in the engine")
-    monkeypatch.setattr(checker.cli, "run_engine", broken)
+    monkeypatch.setattr(checker.pipeline, "run_engine", broken)
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     result = run(DIEHARD, "-q", "--traces", tmp_path)
     assert result.exit_code == 4

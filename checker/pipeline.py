@@ -1,0 +1,39 @@
+"""Checking one model: bind its spec, run its engine, apply its `[expect]`, write its
+traces. The one path from a model to verdicts that `check-model check`, the gate and the
+mutant catalog share, so they cannot drift apart.
+"""
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+from typing import Callable
+
+from .engines import run_engine
+from .files import file_name
+from .itf import write_itf
+from .machine import Machine
+from .model import Model
+from .results import RunResult, Stats
+
+
+@dataclasses.dataclass
+class Checked:
+    model: Model
+    machine: Machine
+    result: RunResult
+
+
+def check(model: Model, trace_dir: Path | None = None,
+                progress: Callable[[Stats], None] | None = None) -> Checked:
+    """Check `model` as its file says; each property gets its expected verdict, and each
+    trace is written under `trace_dir`/<model name>/ when a directory is given."""
+    machine = model.machine()
+    result = run_engine(model.engine, machine, model.options, str(model.path), progress)
+    for p in result.properties:
+        p.expected = model.expect.get(p.name)
+        if p.trace is not None and trace_dir is not None:
+            path = trace_dir / model.name / file_name(p.name, ".itf.json")
+            write_itf(path, machine, p.trace, property=p.name, kind=p.kind,
+                      verdict=p.verdict.value, source=str(model.path))
+            p.trace_path = str(path)
+    return Checked(model, machine, result)
