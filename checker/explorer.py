@@ -55,12 +55,13 @@ class ExplicitEngine:
         stats = Stats()
         fired = [0] * len(m.all_bindings)      # indexed by Binding.index
         parents: dict[tuple, tuple | None] = {}
+        steps: dict[tuple, list] | None = {} if search.liveness else None   # for liveness
         deadlock_at = None
         stopped = None
         started = time.perf_counter()
         previous_oracle = install_oracle(m.oracle)
         try:
-            deadlock_at, stopped = self._bfs(search, stats, fired, parents, started)
+            deadlock_at, stopped = self._bfs(search, stats, fired, parents, steps, started)
         except KeyboardInterrupt:
             stopped = "interrupted (Ctrl-C)"
         finally:
@@ -68,7 +69,7 @@ class ExplicitEngine:
             stats.seconds = time.perf_counter() - started
             stats.distinct_states = len(parents)
         stats.complete = stopped is None
-        lassos = liveness.check(m, list(parents), search.liveness) \
+        lassos = liveness.check(m, list(parents), steps, search.liveness) \
             if search.liveness and not stopped else {}
         return RunResult(
             model=model_name, spec=m.spec_cls.__name__, engine=self.name,
@@ -79,7 +80,9 @@ class ExplicitEngine:
 
     # ------------------------------------------------------------ the search
 
-    def _bfs(self, search, stats, fired, parents, started):
+    def _bfs(self, search, stats, fired, parents, steps, started):
+        """The search; `steps`, when not None, receives per state the (binding index,
+        successor) of each step that changes it, constraint or not."""
         m, opts = self.machine, self.options
         sc, oracle = m.scratch, m.oracle
         load, encode, restore = m.load, m._encode, m.restore
@@ -150,6 +153,8 @@ class ExplicitEngine:
                         next_report = now + 1.0
                 base = load(sc, st)
                 produced = 0
+                if steps is not None:
+                    taken = steps[st] = []
                 tried = dispatch.candidates(st)            # in binding order, lowest bit first
                 while tried:
                     low = tried & -tried
@@ -172,6 +177,8 @@ class ExplicitEngine:
                         produced += len(outcomes)
                         fired[index] += len(outcomes)
                         for succ in outcomes:
+                            if steps is not None and succ != st:
+                                taken.append((index, succ))
                             if succ not in parents:
                                 load(sc, succ)
                                 consider(succ, st, changed_between(st, succ))
@@ -186,6 +193,8 @@ class ExplicitEngine:
                         succ = m.encode(sc, base, st, label)   # raises, naming the variable
                     produced += 1
                     fired[index] += 1
+                    if steps is not None and succ != st:
+                        taken.append((index, succ))
                     if succ is not st and succ not in parents:
                         consider(succ, st, sc._changed)
                     restore(sc, base)

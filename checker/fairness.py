@@ -36,9 +36,15 @@ def by_binding(conds: list[Fairness]) -> dict[int, tuple[int, ...]]:
 def moves(machine: Machine, st: tuple) -> Iterator[tuple[Binding, tuple, bool]]:
     """(binding, successor, owed) for each step from `st` that changes it; `owed`: the
     binding's `fair_when` holds in `st`, so the step counts for its fairness."""
-    found = [(b, succ) for b, _, succ in machine.successors(st) if succ != st]
+    return owed_steps(machine, st, [(b, succ) for b, _, succ in machine.successors(st)
+                                    if succ != st])
+
+
+def owed_steps(machine: Machine, st: tuple, steps: list[tuple[Binding, tuple]]) \
+        -> Iterator[tuple[Binding, tuple, bool]]:
+    """`steps` from `st` (binding, successor), each with whether it is owed (see `moves`)."""
     owed: dict = {}                       # fair_when -> its value in st, each evaluated once
-    for b, succ in found:
+    for b, succ in steps:
         when = b.fair_when
         if when is not None and when not in owed:
             owed[when] = machine.check(when, st, f"fair_when of {b.name}")

@@ -24,7 +24,7 @@ from collections import deque
 
 from .dsl import Kind
 from .errors import SPEC_FAILURES
-from .fairness import by_binding, conditions, moves
+from .fairness import by_binding, conditions, owed_steps
 from .machine import Machine, truth
 from .results import Verdict
 from .trace import Step, Trace, find_step
@@ -36,7 +36,9 @@ class StateGraph:
     """The reachable states (BFS order), their state-changing edges, and the fairness
     conditions enabled in each."""
 
-    def __init__(self, machine: Machine, states: list[tuple]):
+    def __init__(self, machine: Machine, states: list[tuple], steps: dict[tuple, list]):
+        """`steps`: per state, (binding index, successor) of each step that changes it, in
+        the order the search took them (the search reports them: nothing is recomputed)."""
         self.machine = machine
         self.states = states
         self.ids = {st: i for i, st in enumerate(states)}
@@ -47,9 +49,10 @@ class StateGraph:
         self.unowed: set[tuple[int, int]] = set()   # (binding, state): its fair_when is false
         self.enabled: list[frozenset[int]] = []     # conditions enabled in each state...
         self.cut: list[frozenset[int]] = []         # ... and enabled only by steps a constraint cut
+        binding = machine.all_bindings
         for i, st in enumerate(states):
             kept, cut = set(), set()
-            for b, succ, owed in moves(machine, st):
+            for b, succ, owed in owed_steps(machine, st, [(binding[b], succ) for b, succ in steps[st]]):
                 j = self.ids.get(succ)
                 if j is not None:                   # successors outside a constraint are not kept
                     self.edges[i].append((b.index, j))
@@ -209,9 +212,11 @@ def _cut_subloops(entry: int, edges: list[Edge], fair) -> list[Edge]:
         edges = shorter
 
 
-def check(machine: Machine, states: list[tuple], properties) -> dict[str, tuple]:
-    """Property name -> (verdict, reason, lasso or None)."""
-    graph = StateGraph(machine, states)
+def check(machine: Machine, states: list[tuple], steps: dict[tuple, list],
+          properties) -> dict[str, tuple]:
+    """Property name -> (verdict, reason, lasso or None), on the graph of `states` and
+    their `steps` (see StateGraph)."""
+    graph = StateGraph(machine, states, steps)
     inits = set(machine.initial_states())
     init_ids = [graph.ids[s] for s in states if s in inits and s in graph.ids]
     return {p.name: _verdict(graph, p, init_ids) for p in properties}

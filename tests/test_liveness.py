@@ -128,6 +128,22 @@ def test_dining_philosophers_nobody_starves_only_with_fairness():
     assert replay(machine, from_itf(machine, json.loads(json.dumps(to_itf(machine, trace))))).ok
 
 
+def test_the_liveness_check_reads_the_graph_the_search_explored(monkeypatch):
+    """Successors are computed once, by the search; afterwards only the states of the
+    lasso are expanded again (to name its steps and check its fairness)."""
+    expanded = []
+    successors = Machine.successors
+
+    def counted(self, st):
+        expanded.append(st)
+        return successors(self, st)
+    monkeypatch.setattr(Machine, "successors", counted)
+    unfair = explore(DiningPhilosophers, fairness={"eat": "none"}, properties=["nobody_starves"])
+    lasso = unfair.properties[0].trace
+    assert unfair.stats.distinct_states > 5 * len(lasso.states)
+    assert set(expanded) <= set(lasso.states)
+
+
 def test_fairness_overrides_are_checked():
     with pytest.raises(BindError, match="faults are never fair"):
         Machine(Flaky, groups={"crash": True}, fairness={"crash": "weak"})
