@@ -29,6 +29,7 @@ from .model import load_model
 from . import pipeline
 from .cli_conform import conform
 from .cli_gate import gate, mutants
+from .store import STORES
 from .render import console, fail, print_result, print_trace, progress_printer
 from .trace import replay as replay_trace
 
@@ -127,9 +128,13 @@ def _not_nan(ctx, param, value):
 @click.option("-p", "--property", "properties", multiple=True, help="Check only this property (repeatable).")
 @click.option("--engine", type=click.Choice(sorted(ENGINES)),
               help="Engine to use instead of the model's [check] engine.")
+@click.option("--store", type=click.Choice(STORES),
+              help="Visited states of the interpreter: kept whole (exact), as 64-bit "
+                   "fingerprints, or auto: exact up to 262,144 states, then fingerprints. "
+                   "Liveness keeps them whole.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress lines on stderr.")
 def check(model, consts, json_path, trace_dir, max_states, max_seconds, deadlock, properties,
-          engine, quiet):
+          engine, store, quiet):
     """Explore every interleaving of MODEL and give each property a verdict."""
     out, err = console(), console(stderr=True)
     check_writable(json_path, trace_dir)
@@ -144,6 +149,8 @@ def check(model, consts, json_path, trace_dir, max_states, max_seconds, deadlock
         m.options.properties = list(properties)
     if engine:
         m.engine = engine
+    if store:
+        m.options.store = store
     result = pipeline.check(m, trace_dir, None if quiet else progress_printer(err)).result
     print_result(out, result)
     for p in result.properties:

@@ -7,6 +7,7 @@ whatever is still undecided, never with a wrong `holds`.
 """
 from __future__ import annotations
 
+import functools
 import time
 from typing import Callable
 
@@ -18,6 +19,7 @@ from . import liveness
 from .machine import LIVENESS_KINDS, Machine, truth
 from .options import CheckOptions
 from .results import Coverage, PropertyResult, RunResult, Stats, Verdict
+from .store import Visited, fingerprint
 from .trace import build_trace
 
 
@@ -54,33 +56,36 @@ class ExplicitEngine:
         search = Search(m, opts)
         stats = Stats()
         fired = [0] * len(m.all_bindings)      # indexed by Binding.index
-        parents: dict[tuple, tuple | None] = {}
+        # liveness reads the whole graph: its states are kept whole
+        visited = Visited("exact" if search.liveness else opts.store)
         steps: dict[tuple, list] | None = {} if search.liveness else None   # for liveness
         deadlock_at = None
         stopped = None
         started = time.perf_counter()
         previous_oracle = install_oracle(m.oracle)
         try:
-            deadlock_at, stopped = self._bfs(search, stats, fired, parents, steps, started)
+            deadlock_at, stopped = self._bfs(search, stats, fired, visited, steps, started)
         except KeyboardInterrupt:
             stopped = "interrupted (Ctrl-C)"
         finally:
             install_oracle(previous_oracle)
             stats.seconds = time.perf_counter() - started
-            stats.distinct_states = len(parents)
+            stats.distinct_states = len(visited)
         stats.complete = stopped is None
-        lassos = liveness.check(m, list(parents), steps, search.liveness) \
+        lassos = liveness.check(m, list(visited.seen), steps, search.liveness) \
             if search.liveness and not stopped else {}
+        path_of = functools.partial(visited.path, initial=m.initial_states,
+                                    successors=lambda st: (s for _, _, s in m.successors(st)))
         return RunResult(
             model=model_name, spec=m.spec_cls.__name__, engine=self.name,
             constants=dict(m.env), stats=stats,
-            properties=verdicts(m, opts, search, lambda st: path_to(parents, st), deadlock_at,
-                                stopped, lassos),
-            coverage=coverage(m, fired), stopped=stopped, method=self.method)
+            properties=verdicts(m, opts, search, path_of, deadlock_at, stopped, lassos),
+            coverage=coverage(m, fired), stopped=stopped,
+            method="; ".join(filter(None, [self.method, visited.describe()])))
 
     # ------------------------------------------------------------ the search
 
-    def _bfs(self, search, stats, fired, parents, steps, started):
+    def _bfs(self, search, stats, fired, visited, steps, started):
         """The search; `steps`, when not None, receives per state the (binding index,
         successor) of each step that changes it, constraint or not."""
         m, opts = self.machine, self.options
@@ -100,12 +105,13 @@ class ExplicitEngine:
         reachables = [p for p in reachables if m.constant(p.fn) is not False]
         deadlock_at = None
 
-        def admit(st, parent, changed):
-            """Record a new state (scratch holds it); check the pending properties that
-            read a variable in `changed` (a bit per variable the step changed; a pending
-            property read nothing else that changed, so its value is its parent's)."""
+        def admit(st, key, parent, changed):
+            """Record a new state (scratch holds it) under `key`, its parent's key
+            `parent`; check the pending properties that read a variable in `changed` (a
+            bit per variable the step changed; a pending property read nothing else that
+            changed, so its value is its parent's)."""
             nonlocal invariants, reachables
-            parents[st] = parent
+            seen[key] = parent
             for p in invariants:                         # m.holds, inlined: the hot loop
                 if not p.reads & changed:
                     continue
@@ -121,38 +127,41 @@ class ExplicitEngine:
                     search.found[p.name] = st
                     reachables = [q for q in reachables if q is not p]
 
-        def consider(st, parent, changed):
+        def consider(st, key, parent, changed):
             """A successor not seen before, held by the scratch: store it if in the constraint."""
             if constraints and not all(m.holds(c, "constraint") for c in constraints):
                 return
-            admit(st, parent, changed)
+            admit(st, key, parent, changed)
             next_level.append(st)
 
+        seen, exact = visited.seen, visited.exact
         level = next_level = []
         for st in m.initial_states():
             stats.initial_states += 1
-            if st not in parents:
+            key = st if exact else fingerprint(st)
+            if key not in seen:
                 load(sc, st)
-                consider(st, None, EVERY_VARIABLE)
+                consider(st, key, None, EVERY_VARIABLE)
         if not level:
             raise m.no_initial_state()
         stats.depth = 1
         while level:
             next_level = []
             for n, st in enumerate(level):
-                if len(parents) >= max_states:
+                if len(seen) >= max_states:
                     return deadlock_at, f"state limit {opts.max_states} reached"
                 if n & 255 == 0:
                     now = time.perf_counter()
                     if now > deadline:
                         return deadlock_at, f"time limit {opts.max_seconds:g} s reached"
                     if self.progress and now >= next_report:
-                        stats.seconds, stats.distinct_states = now - started, len(parents)
+                        stats.seconds, stats.distinct_states = now - started, len(seen)
                         stats.queue = len(level) - n + len(next_level)
                         self.progress(stats)
                         next_report = now + 1.0
                 base = load(sc, st)
                 produced = 0
+                here = st if exact else fingerprint(st)
                 if steps is not None:
                     taken = steps[st] = []
                 tried = dispatch.candidates(st)            # in binding order, lowest bit first
@@ -179,9 +188,10 @@ class ExplicitEngine:
                         for succ in outcomes:
                             if steps is not None and succ != st:
                                 taken.append((index, succ))
-                            if succ not in parents:
+                            key = succ if exact else fingerprint(succ)
+                            if key not in seen:
                                 load(sc, succ)
-                                consider(succ, st, changed_between(st, succ))
+                                consider(succ, key, here, changed_between(st, succ))
                         base = load(sc, st)
                         continue
                     if result is DISABLED:
@@ -195,10 +205,13 @@ class ExplicitEngine:
                     fired[index] += 1
                     if steps is not None and succ != st:
                         taken.append((index, succ))
-                    if succ is not st and succ not in parents:
-                        consider(succ, st, sc._changed)
+                    if succ is not st:
+                        key = succ if exact else fingerprint(succ)
+                        if key not in seen:
+                            consider(succ, key, here, sc._changed)
                     restore(sc, base)
                 stats.transitions += produced
+                visited.generated += produced
                 if check_deadlock and produced == 0 and deadlock_at is None and \
                         not any(m.holds(t, "terminal") for t in terminals):
                     deadlock_at = st
@@ -206,6 +219,8 @@ class ExplicitEngine:
                 if stats.depth >= max_depth:
                     return deadlock_at, f"depth limit {opts.max_depth} reached"
                 stats.depth += 1
+            if visited.compact_if_large():
+                seen, exact = visited.seen, visited.exact
             level = next_level
         return deadlock_at, None
 
@@ -258,10 +273,3 @@ EVERY_VARIABLE = -1                     # `changed` for an initial state: check 
 def changed_between(st: tuple, succ: tuple) -> int:
     """A bit per variable whose code differs between two states."""
     return sum(1 << i for i, (a, b) in enumerate(zip(st, succ)) if a != b)
-
-
-def path_to(parents: dict, st: tuple) -> list[tuple]:
-    path = [st]
-    while (st := parents[st]) is not None:
-        path.append(st)
-    return path[::-1]

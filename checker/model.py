@@ -19,12 +19,13 @@ from .options import CheckOptions
 from .files import read_text, read_toml
 from .machine import BindError, Machine
 from .results import Verdict
+from .store import STORES
 
 
 _TOP = {"spec": str, "description": str, "constants": dict, "symbolic": dict, "groups": dict,
         "fairness": dict, "check": dict, "expect": dict}
 _CHECK = {"engine": str, "properties": list, "deadlock": bool, "max_states": int,
-          "max_seconds": (int, float), "max_depth": int}
+          "max_seconds": (int, float), "max_depth": int, "store": str}
 
 
 @dataclasses.dataclass
@@ -118,6 +119,10 @@ def load_model(path: str | Path, overrides: dict[str, Any] | None = None) -> Mod
     if engine not in ENGINES:
         raise ModelError(f"unknown engine {engine!r} (available: {', '.join(ENGINES)})",
                          where("check", "engine"))
+    store = check.get("store", "auto")
+    if store not in STORES:
+        raise ModelError(f"unknown store {store!r} (available: {', '.join(STORES)})",
+                         where("check", "store"))
     props = check.get("properties")
     if props is not None and not all(isinstance(p, str) for p in props):
         raise ModelError("properties must be a list of property names", where("check", "properties"))
@@ -137,7 +142,7 @@ def load_model(path: str | Path, overrides: dict[str, Any] | None = None) -> Mod
     options = CheckOptions(properties=props, deadlock=check.get("deadlock", False),
                            max_states=check.get("max_states"),
                            max_seconds=check.get("max_seconds"),
-                           max_depth=check.get("max_depth"))
+                           max_depth=check.get("max_depth"), store=store)
     spec_cls = import_spec(data["spec"], path, where(None, "spec"))
     symbolic = {k: v for k, v in data.get("symbolic", {}).items() if k not in (overrides or {})}
     return Model(path, text, spec_cls, data.get("description", ""), constants, groups,

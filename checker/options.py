@@ -13,3 +13,4 @@ class CheckOptions:
     max_states: int | None = None
     max_seconds: float | None = None
     max_depth: int | None = None
+    store: str = "auto"                         # visited states: exact, fingerprint, or auto

@@ -1,0 +1,93 @@
+"""The interpreter's visited store: each state seen, with the state it was reached from.
+
+Exact at first: states are kept whole (a tuple of codes, some 500 bytes on RayJob), so
+nothing can be confused. Past `FINGERPRINT_AFTER` states, or from the start when asked,
+it keeps 64-bit fingerprints instead (about 90 bytes a state all in), as TLC's FPSet
+does: two states with one fingerprint would be taken for one, with the probability
+`collision_probability` reports (TLC's optimistic estimate, for a uniform hash). A
+trace is then rebuilt by running the spec again from an initial state, choosing at
+each step the successor with the next fingerprint on the path (as Stateright does).
+
+The breadth-first search reads `seen` and `exact` directly: it is the hot loop.
+"""
+from __future__ import annotations
+
+from typing import Callable, Iterable
+
+from .errors import SpecError
+
+FINGERPRINT_AFTER = 1 << 18          # "auto": exact up to this many states
+STORES = ("auto", "exact", "fingerprint")
+
+
+class Visited:
+    """States seen -> their parent (None for an initial state), by state or fingerprint."""
+
+    def __init__(self, mode: str = "auto"):
+        if mode not in STORES:
+            raise ValueError(f"store {mode!r}: expected one of {', '.join(STORES)}")
+        self.mode = mode
+        self.exact = mode != "fingerprint"
+        self.seen: dict = {}
+        self.generated = 0                      # successors looked up, for the estimate
+
+    def __len__(self) -> int:
+        return len(self.seen)
+
+    def key(self, st: tuple):
+        return st if self.exact else fingerprint(st)
+
+    def compact_if_large(self) -> bool:
+        """In "auto" mode past FINGERPRINT_AFTER states, switch to fingerprints (between
+        levels). True if it switched."""
+        if not (self.exact and self.mode == "auto" and len(self.seen) > FINGERPRINT_AFTER):
+            return False
+        prints = {st: fingerprint(st) for st in self.seen}   # one int object per state,
+        self.seen = {prints[st]: None if parent is None else prints[parent]   # shared
+                     for st, parent in self.seen.items()}
+        self.exact = False
+        return True
+
+    def path(self, st: tuple, initial: Callable[[], Iterable[tuple]],
+             successors: Callable[[tuple], Iterable[tuple]]) -> list[tuple]:
+        """The states from an initial state to `st`, as the search reached it."""
+        chain, k = [], self.key(st)
+        while k is not None:
+            chain.append(k)
+            k = self.seen[k]
+        chain.reverse()
+        if self.exact:
+            return chain
+        path = [self._find(chain[0], initial())]
+        for k in chain[1:]:
+            path.append(self._find(k, successors(path[-1])))
+        return path
+
+    def _find(self, key: int, candidates: Iterable[tuple]) -> tuple:
+        found = next((c for c in candidates if fingerprint(c) == key), None)
+        if found is None:
+            raise SpecError("a trace could not be rebuilt from its fingerprints (a collision, or "
+                            "a spec whose actions are not deterministic functions of the state): "
+                            "check again with --store exact")
+        return found
+
+    def collision_probability(self) -> float | None:
+        """TLC's optimistic estimate, n * (m - n) / 2^64 for n distinct states among m
+        generated; None while exact."""
+        if self.exact:
+            return None
+        n = len(self.seen)
+        return n * max(0, self.generated - n) / 2.0 ** 64
+
+    def describe(self) -> str | None:
+        """What the run's summary says about the store, when it holds fingerprints."""
+        p = self.collision_probability()
+        if p is None:
+            return None
+        return f"64-bit fingerprints, collision probability {p:.1e}"
+
+
+def fingerprint(st: tuple) -> int:
+    """A state's 64-bit fingerprint: Python's tuple hash of its codes (ints and tuples of
+    ints, which hash the same in every run)."""
+    return hash(st)
