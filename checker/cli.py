@@ -157,7 +157,7 @@ def check(model, consts, json_path, trace_dir, max_states, max_seconds, deadlock
     for p in result.properties:
         certificate = getattr(p, "certificate", None)      # a proof (pdr's invariant)
         if certificate is not None:
-            path = certificate.write(trace_dir / m.name / file_name(p.name, ".cert.json"))
+            path = certificate.write(trace_dir, m.name)
             out.print(f"{escape(p.name)}: {escape(p.reason or '')}, certificate {escape(str(path))}"
                       f"  (check-model certify {escape(str(path))} {escape(str(model))})")
     if json_path:

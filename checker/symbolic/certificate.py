@@ -19,6 +19,7 @@ from typing import Any
 import z3
 
 from ..errors import TraceError
+from ..files import file_name
 from ..options import CheckOptions
 from ..results import PropertyResult
 from .interrupt import answer, ctrl_c_interrupts_z3
@@ -60,7 +61,9 @@ class Certificate:
         del data["source"]
         return {"format": "check-model certificate", **data}
 
-    def write(self, path: Path) -> Path:
+    def write(self, trace_dir: Path, model_name: str) -> Path:
+        """Write it next to the model's traces: `trace_dir/<model>/<property>.cert.json`."""
+        path = trace_dir / model_name / file_name(self.property, ".cert.json")
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(self.to_json(), indent=1) + "\n")
         return path
