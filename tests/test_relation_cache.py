@@ -99,3 +99,10 @@ def test_the_cache_can_be_turned_off_and_the_key_follows_the_constants(tmp_path,
     assert key_of(Machine(Gate)) == key_of(Machine(Gate))
     assert len({key_of(Machine(Gate)), key_of(Machine(Gate, {"top": 2})),
                 key_of(Machine(LeakyGate)), key_of(Machine(Gate, symbolic={"top": ">= 1"}))}) == 4
+
+
+def test_a_cache_directory_that_cannot_be_written_is_no_cache(tmp_path, monkeypatch):
+    blocked = tmp_path / "file"
+    blocked.write_text("not a directory")
+    verdicts, _, said = run(PDR, Machine(Gate), blocked, monkeypatch)
+    assert verdicts["below_top"][0] == "holds" and "read in" in said[0]

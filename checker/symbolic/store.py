@@ -92,18 +92,25 @@ class RelationStore:
         meta["formulas"] = {k: _term(f, terms) for k, f in rel.formulas.items()}
         solver = z3.Solver()
         solver.add(*terms)
-        text = solver.to_smt2()
-        if not _reads_back(text, terms):
-            return
-        payload = zlib.compress(pickle.dumps((meta, text)), 1)
+        try:
+            text = solver.to_smt2()
+            if not _reads_back(text, terms):
+                return
+            payload = zlib.compress(pickle.dumps((meta, text)), 1)
+        except (z3.Z3Exception, pickle.PicklingError, TypeError, AttributeError):
+            return                              # not writable as an entry: no cache
         try:
             self.entry.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(dir=self.entry.parent, prefix=".tmp-")
+        except OSError:
+            return                              # a cache that cannot be written is no cache
+        try:
             with os.fdopen(fd, "wb") as out:
                 out.write(FORMAT + hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload)
             os.replace(tmp, self.entry)
         except OSError:
-            return                              # a cache that cannot be written is no cache
+            Path(tmp).unlink(missing_ok=True)
+            return
         self.saved = _sizes(rel)
 
     def _load(self, progress) -> Stored | None:
