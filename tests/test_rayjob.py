@@ -238,8 +238,8 @@ def test_every_mutant_is_tested():
 def test_suspended_requeueing_is_an_equivalent_mutant():
     """kuberay #4443 only saved reconciles: every verdict is the same with the old code."""
     model, faithful = check("suspend_F2")
-    old = ExplicitEngine(Machine(mutants.SuspendedRequeues, model.constants, model.groups),
-                         model.options).check()
+    old = ExplicitEngine(Machine(with_lemmas(mutants.SuspendedRequeues), model.constants,
+                                 model.groups), model.options).check()
     assert verdicts(old) == verdicts(faithful)
     assert old.stats.distinct_states == faithful.stats.distinct_states
 

@@ -119,6 +119,7 @@ def _invariant(cert: Certificate, decls: dict) -> z3.BoolRef:
         text = e.value.decode(errors="replace") if isinstance(e.value, bytes) else str(e)
         found = re.search(r'error "(?:line \d+ column \d+: )?([^"]*)"', text)
         why = found.group(1) if found else text
+        why = "".join(c if c.isprintable() else repr(c)[1:-1] for c in why)    # one line
     else:
         if len(formulas) == 1:
             return formulas[0]
