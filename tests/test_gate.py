@@ -93,9 +93,12 @@ def test_a_proof_in_the_gate_writes_its_certificate_and_a_tampered_one_fails(pro
     certify = ["certify", str(cert), str(path)]
     assert CliRunner().invoke(main, certify).exit_code == 0
     data = json.loads(cert.read_text())
-    cert.write_text(json.dumps({**data, "invariant": "(<= level 2)"}))   # up leaves it: 2 -> 3
-    refused = CliRunner().invoke(main, certify)
-    assert refused.exit_code == 1 and "consecution" in refused.output
+    tampered = root / "tampered.cert.json"
+    tampered.write_text(json.dumps({**data, "invariant": "(<= level 2)"}))   # up: 2 -> 3
+    refused = CliRunner().invoke(main, ["certify", str(cert), str(tampered), str(path)])
+    assert refused.exit_code == 1                   # one reading of the spec for both
+    assert "certified: bounded holds" in refused.output
+    assert f"not certified: {tampered}: consecution" in refused.output
 
 
 def test_a_verdict_change_exits_1_naming_the_property(project):

@@ -128,12 +128,14 @@ def _invariant(cert: Certificate, decls: dict) -> z3.BoolRef:
                      f"({why})", cert.source)
 
 
-def certify(cert: Certificate, machine) -> list[str]:
-    """Re-check `cert` against the machine with a fresh solver; the failed obligations."""
+def certify(cert: Certificate, machine, rel: Relation | None = None) -> list[str]:
+    """Re-check `cert` against the machine with a fresh solver; the failed obligations.
+    `rel`, the machine's relation freshly read (never from the cache), may be shared by
+    the certificates of one model."""
     from .engine import goals
     if cert.spec != machine.spec_cls.__name__:
         return [f"the certificate is for spec {cert.spec}, not {machine.spec_cls.__name__}"]
-    rel = Relation(machine)
+    rel = rel or Relation(machine)
     decls = {str(leaf): leaf for leaf in _args(rel)}
     unknown = [name for name in cert.leaves if name not in decls]
     if unknown:
