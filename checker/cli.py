@@ -23,7 +23,7 @@ from rich.markup import escape
 
 from .errors import CheckerError
 from .engines import ENGINES
-from .files import check_writable, file_name, write_text
+from .files import check_writable, write_text
 from .itf import from_itf, read_itf
 from .model import load_model
 from . import pipeline
@@ -85,7 +85,7 @@ def main():
     check-model models/rayjob.toml          check a model (same as `check ...`)
     check-model replay TRACE MODEL          re-validate a trace against a spec
     check-model show TRACE                  print a trace step by step
-    check-model certify CERT MODEL          re-check a proof certificate
+    check-model certify CERT... MODEL       re-check proof certificates
 
     \b
     Exit codes: 0 as expected, 1 a verdict differs, 2 a usage, model or spec
@@ -156,7 +156,7 @@ def check(model, consts, json_path, trace_dir, max_states, max_seconds, deadlock
     for p in result.properties:
         certificate = getattr(p, "certificate", None)      # a proof (pdr's invariant)
         if certificate is not None:
-            path = certificate.write(trace_dir / m.name / file_name(p.name, ".cert.json"))
+            path = certificate.write(trace_dir, m.name)
             out.print(f"{escape(p.name)}: {escape(p.reason or '')}, certificate {escape(str(path))}"
                       f"  (check-model certify {escape(str(path))} {escape(str(model))})")
     if json_path:
@@ -186,25 +186,32 @@ def replay(trace, model):
 
 
 @main.command()
-@click.argument("cert", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("certs", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
 @click.argument("model", type=click.Path(dir_okay=False, path_type=Path))
-def certify(cert, model):
-    """Re-check a proof certificate (an inductive invariant) against MODEL's spec."""
+def certify(certs, model):
+    """Re-check proof certificates (inductive invariants) against MODEL's spec, read once
+    for all of them."""
     from .symbolic.certificate import Certificate, certify as check_certificate
+    from .symbolic.relation import Relation
     out, err = console(), console(stderr=True)
     try:
         m = load_model(model)
         m.engine = "pdr"
-        certificate = Certificate.read(cert)
-        failed = check_certificate(certificate, m.machine())
+        certificates = [Certificate.read(cert) for cert in certs]
+        machine = m.machine()
+        rel = Relation(machine)
+        failures = [check_certificate(c, machine, rel) for c in certificates]
     except CheckerError as e:
         fail(err, e)
-    if not failed:
-        out.print(f"[green]certified[/]: {escape(certificate.property)} holds in every reachable "
-                  f"state (initiation, consecution and safety of the invariant re-checked)")
-        sys.exit(0)
-    out.print(f"[red]not certified[/]: {escape(', '.join(failed))} fails", soft_wrap=True)
-    sys.exit(1)
+    for certificate, failed in zip(certificates, failures):
+        if not failed:
+            out.print(f"[green]certified[/]: {escape(certificate.property)} holds in every "
+                      f"reachable state (initiation, consecution and safety of the invariant "
+                      f"re-checked)", soft_wrap=True)
+        else:
+            out.print(f"[red]not certified[/]: {escape(str(certificate.source))}: "
+                      f"{escape(', '.join(failed))} fails", soft_wrap=True)
+    sys.exit(1 if any(failures) else 0)
 
 
 @main.command()

@@ -29,7 +29,8 @@ _STYLE = {"ok": "green", "moved": "red", "error": "red", "unknown": "yellow"}
 @click.option("--markdown", type=click.Path(dir_okay=False, path_type=Path),
               help="Write a Markdown summary (for a pull-request comment) here.")
 @click.option("--traces", "trace_dir", type=click.Path(file_okay=False, path_type=Path),
-              default=Path("traces"), show_default=True, help="Directory for traces.")
+              default=Path("traces"), show_default=True,
+              help="Directory for traces and proof certificates.")
 @click.option("--all", "include_slow", is_flag=True,
               help="Check the models in slow/ folders too (left out unless named).")
 def gate(paths, rev, baseline, update_baseline, junit, sarif, markdown, trace_dir, include_slow):

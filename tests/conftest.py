@@ -25,3 +25,13 @@ def verdicts(result) -> dict[str, str]:
 @pytest.fixture
 def root() -> Path:
     return ROOT
+
+
+@pytest.fixture(autouse=True, scope="session")
+def relation_cache(tmp_path_factory):
+    """The symbolic engines' relation cache in a directory of this session (not the user's:
+    a test never depends on what an earlier run left there)."""
+    directory = tmp_path_factory.mktemp("check-model-cache")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("CHECK_MODEL_CACHE", str(directory))
+        yield directory

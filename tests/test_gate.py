@@ -82,6 +82,25 @@ def test_all_as_expected_exits_0_and_records_a_baseline(project):
                                              "witnesses": ["full"]}
 
 
+def test_a_proof_in_the_gate_writes_its_certificate_and_a_tampered_one_fails(project):
+    """As .ci/run does: every certificate the gate writes is re-checked by certify."""
+    root, module = project
+    path = root / "models" / "light.toml"
+    path.write_text(f'spec = "{module}:Light"\n[check]\nengine = "pdr"\nproperties = ["bounded"]\n'
+                    f'[expect]\nbounded = "holds"\n')
+    assert gate("--traces", root / "t").exit_code == 0
+    cert = root / "t" / "light" / "bounded.cert.json"
+    certify = ["certify", str(cert), str(path)]
+    assert CliRunner().invoke(main, certify).exit_code == 0
+    data = json.loads(cert.read_text())
+    tampered = root / "tampered.cert.json"
+    tampered.write_text(json.dumps({**data, "invariant": "(<= level 2)"}))   # up: 2 -> 3
+    refused = CliRunner().invoke(main, ["certify", str(cert), str(tampered), str(path)])
+    assert refused.exit_code == 1                   # one reading of the spec for both
+    assert "certified: bounded holds" in refused.output
+    assert f"not certified: {tampered}: consecution" in refused.output
+
+
 def test_a_verdict_change_exits_1_naming_the_property(project):
     root, module = project
     write_model(root, module, expect='bounded = "violated"\n')

@@ -16,6 +16,7 @@ from checker.model import load_model
 from checker.results import Verdict
 from checker.trace import replay
 from spec.rayjob import mutants
+from spec.rayjob.proofs import Lemmas, NoFaultLemmas
 from spec.rayjob.spec import RayJob
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -74,10 +75,18 @@ def model_path(name: str) -> Path:
     return ROOT / "models" / ("rayjob.toml" if name == "rayjob" else f"rayjob/{name}.toml")
 
 
+def with_lemmas(spec_cls):
+    """The spec with every lemma of spec/rayjob/proofs (proof aids, apart from the spec):
+    checked with the claims, they must hold on every bounded model."""
+    return type(spec_cls.__name__, (spec_cls, Lemmas, NoFaultLemmas), {})
+
+
 @functools.cache
 def check(name: str):
-    """The model and the result of checking it (shared by the tests of one session)."""
+    """The model and the result of checking it, with the lemmas (shared by the tests of one
+    session; the lemmas change no claim's verdict)."""
     model = load_model(model_path(name))
+    model.spec_cls = with_lemmas(model.spec_cls)
     return model, ExplicitEngine(model.machine(), model.options).check()
 
 
@@ -94,7 +103,7 @@ def test_every_verdict_of_every_model_is_as_expected(name):
     model, result = check(name)
     assert not result.stopped and result.stats.distinct_states < 50_000
     found = verdicts(result)
-    lemmas = {n for n in found if n.startswith("lemma_")}          # spec/rayjob/lemmas*.py
+    lemmas = {n for n in found if n.startswith("lemma_")}          # spec/rayjob/proofs/
     assert set(model.expect) == set(found) - lemmas, "every property has an [expect] verdict"
     assert found == {**model.expect, **{n: Verdict.HOLDS for n in lemmas}}
 
@@ -166,7 +175,8 @@ def test_every_property_holds_somewhere_and_is_refuted_somewhere():
         for p in check(name)[1].properties:
             if p.kind == "invariant" and p.verdict.value == "holds":
                 holds.add(p.name)
-    invariants = {p.name for p in Machine(RayJob).properties if p.kind == "invariant"}
+    invariants = {p.name for p in Machine(with_lemmas(RayJob)).properties
+                  if p.kind == "invariant"}
     assert holds == invariants
     lemmas = {n for n in invariants if n.startswith("lemma_")}    # proof aids, not claims
     assert invariants - refuted - lemmas == {"s_model_bounds"}     # a sanity bound either
@@ -193,7 +203,8 @@ def random_state(machine: Machine, rng: random.Random) -> tuple:
 def test_every_lemma_is_defined_on_every_state(name):
     """Lemmas are checked on whatever a mutant reaches: none may raise (say, index a map
     with a cluster name that is None), each says true or false."""
-    machine = load_model(model_path(name)).machine()
+    model = load_model(model_path(name))
+    machine = Machine(with_lemmas(model.spec_cls), model.constants, model.groups)
     lemmas = [p for p in machine.properties if p.name.startswith("lemma_")]
     rng = random.Random(18)
     for _ in range(1500):
@@ -202,10 +213,20 @@ def test_every_lemma_is_defined_on_every_state(name):
             machine.holds(lemma.fn, lemma.name)
 
 
+def test_the_spec_has_the_claims_and_the_proof_specs_the_lemmas():
+    """A reader (and `check-model models/rayjob.toml`) sees the claims, not proof aids."""
+    assert not [p.name for p in Machine(RayJob).properties if p.name.startswith("lemma_")]
+    for name, lemmas in (("no_faults", Lemmas.__dict__ | NoFaultLemmas.__dict__),
+                         ("slow/faults", Lemmas.__dict__)):
+        machine = load_model(ROOT / f"models/rayjob/proofs/{name}.toml").machine()
+        assert {p.name for p in machine.properties if p.name.startswith("lemma_")} == \
+            {n for n in lemmas if n.startswith("lemma_")}
+
+
 def test_a_mutant_reaching_a_state_the_lemmas_exclude_violates_them():
     """ClusterNameInInitializing creates a cluster before its name is persisted (no
     att_cluster yet): lemma_created_name_is_the_attempts said KeyError: None."""
-    machine = mutant_machine(mutants.ClusterNameInInitializing, "happy_F0")
+    machine = mutant_machine(with_lemmas(mutants.ClusterNameInInitializing), "happy_F0")
     result = ExplicitEngine(machine, CheckOptions(max_depth=8)).check()
     assert prop(result, "lemma_created_name_is_the_attempts").verdict is Verdict.VIOLATED
 
@@ -217,8 +238,8 @@ def test_every_mutant_is_tested():
 def test_suspended_requeueing_is_an_equivalent_mutant():
     """kuberay #4443 only saved reconciles: every verdict is the same with the old code."""
     model, faithful = check("suspend_F2")
-    old = ExplicitEngine(Machine(mutants.SuspendedRequeues, model.constants, model.groups),
-                         model.options).check()
+    old = ExplicitEngine(Machine(with_lemmas(mutants.SuspendedRequeues), model.constants,
+                                 model.groups), model.options).check()
     assert verdicts(old) == verdicts(faithful)
     assert old.stats.distinct_states == faithful.stats.distinct_states
 

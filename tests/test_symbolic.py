@@ -578,6 +578,7 @@ def certificate():
     ({"invariant": "(<= attempt"}, "the invariant is not one SMT-LIB formula over the spec's "
                                    "variables (invalid assert command, ')' expected)"),
     ({"invariant": "(<= attempt nope)"}, "(unknown constant nope)"),
+    ({"invariant": "(<= attempt |no\x1cpe|)"}, "(unknown constant no\\x1cpe)"),  # one line
     ({"invariant": "(+ attempt 1)"}, "(invalid assert command, term is not Boolean)"),
     ({"invariant": "true) (assert false"}, "(2 formulas)"),
     ({"invariant": 5}, "'invariant' must be a JSON string, got 5"),

@@ -19,6 +19,7 @@ from typing import Any
 import z3
 
 from ..errors import TraceError
+from ..files import file_name
 from ..options import CheckOptions
 from ..results import PropertyResult
 from .interrupt import answer, ctrl_c_interrupts_z3
@@ -60,7 +61,9 @@ class Certificate:
         del data["source"]
         return {"format": "check-model certificate", **data}
 
-    def write(self, path: Path) -> Path:
+    def write(self, trace_dir: Path, model_name: str) -> Path:
+        """Write it next to the model's traces: `trace_dir/<model>/<property>.cert.json`."""
+        path = trace_dir / model_name / file_name(self.property, ".cert.json")
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(self.to_json(), indent=1) + "\n")
         return path
@@ -116,6 +119,7 @@ def _invariant(cert: Certificate, decls: dict) -> z3.BoolRef:
         text = e.value.decode(errors="replace") if isinstance(e.value, bytes) else str(e)
         found = re.search(r'error "(?:line \d+ column \d+: )?([^"]*)"', text)
         why = found.group(1) if found else text
+        why = "".join(c if c.isprintable() else repr(c)[1:-1] for c in why)    # one line
     else:
         if len(formulas) == 1:
             return formulas[0]
@@ -124,12 +128,14 @@ def _invariant(cert: Certificate, decls: dict) -> z3.BoolRef:
                      f"({why})", cert.source)
 
 
-def certify(cert: Certificate, machine) -> list[str]:
-    """Re-check `cert` against the machine with a fresh solver; the failed obligations."""
+def certify(cert: Certificate, machine, rel: Relation | None = None) -> list[str]:
+    """Re-check `cert` against the machine with a fresh solver; the failed obligations.
+    `rel`, the machine's relation freshly read (never from the cache), may be shared by
+    the certificates of one model."""
     from .engine import goals
     if cert.spec != machine.spec_cls.__name__:
         return [f"the certificate is for spec {cert.spec}, not {machine.spec_cls.__name__}"]
-    rel = Relation(machine)
+    rel = rel or Relation(machine)
     decls = {str(leaf): leaf for leaf in _args(rel)}
     unknown = [name for name in cert.leaves if name not in decls]
     if unknown:

@@ -23,6 +23,7 @@ from ..results import PropertyResult, RunResult, Stats, Verdict
 from ..trace import Step, Trace
 from .interrupt import answer, ctrl_c_interrupts_z3
 from .relation import Relation
+from .store import RelationStore
 
 DEFAULT_DEPTH = 30
 
@@ -183,9 +184,11 @@ class SymbolicEngine:
         try:
             with ctrl_c_interrupts_z3():
                 if not only_liveness:
-                    rel = self._relation(model_name)
+                    store = RelationStore(m)
+                    rel = self._relation(model_name, store)
                     for result in self.decide(rel, goals(rel, options), stats):
                         decided[result.name] = result
+                    store.save(rel)                 # with the formulas read meanwhile
         except KeyboardInterrupt:
             interrupted = "interrupted (Ctrl-C)"
         results = [decided.get(r.name, r) for r in self._undecided(interrupted)]
@@ -208,14 +211,16 @@ class SymbolicEngine:
                            f"liveness is not supported by the {self.name} engine", where=p.where)
             for p in chosen_properties(m, options) if p.kind in LIVENESS_KINDS]
 
-    def _relation(self, model_name: str) -> Relation:
-        """The spec as formulas; with no initial state, every proof would be vacuous: an
-        error (of the model file's [symbolic] values, if any, else of the spec)."""
+    def _relation(self, model_name: str, store: RelationStore) -> Relation:
+        """The spec as formulas (from the cache, `store`, if it has them); with no initial
+        state, every proof would be vacuous: an error (of the model file's [symbolic]
+        values, if any, else of the spec)."""
         started = time.perf_counter()
-        rel = Relation(self.machine)
+        rel = store.relation(self.report)
+        how = "read from the cache" if store.hit else "read"
         self.report(f"{self.name}: the spec as a relation of {len(rel.flat)} variables, "
-                    f"{len(rel.steps)} steps and {len(rel.failures)} failure conditions "
-                    f"({time.perf_counter() - started:.0f} s)")
+                    f"{len(rel.steps)} steps and {len(rel.failures)} failure conditions, "
+                    f"{how} in {time.perf_counter() - started:.0f} s")
         solver = z3.Solver()
         solver.add(rel.valid, rel.is_initial(rel.flat))
         if answer(solver.check) == z3.unsat:

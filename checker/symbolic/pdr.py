@@ -207,10 +207,13 @@ def _milliseconds(seconds: float) -> int:
 
 
 def _lemmas(rel, goals) -> list:
-    """The spec's invariants that are not goals: candidate lemmas for Houdini."""
+    """The spec's invariants that are not goals: candidate lemmas for Houdini, but for
+    those true in every state under the model's constants (a lemma whose guard is false
+    in this setting: it would only weigh on every solver call)."""
     chosen = {g.name for g in goals}
-    return [rel.formula(p.fn, p.name) for p in rel.machine.properties
-            if p.kind == Kind.INVARIANT and p.name not in chosen]
+    formulas = [rel.formula(p.fn, p.name) for p in rel.machine.properties
+                if p.kind == Kind.INVARIANT and p.name not in chosen]
+    return [f for f in formulas if not z3.is_true(z3.simplify(f))]
 
 
 def _disjuncts(bad) -> list:

@@ -9,6 +9,7 @@ which BMC and the provers check like any other property.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import types
 from typing import Callable
 
@@ -50,11 +51,12 @@ class Relation:
     """The symbolic reading of a Machine (one per engine run)."""
 
     def __init__(self, machine: Machine, at: tuple | None = None,
-                 budget: Callable[[float], None] | None = None):
+                 budget: Callable[[float], None] | None = None, stored=None):
         """`at`, a state's code, reads the spec only in that one state: the same
         interpretation, without the paths other states would take (a cheap seam check).
         `budget(share)`, asked after each binding with the share of bindings read so far,
-        may stop the reading (it raises)."""
+        may stop the reading (it raises). `stored` (a `store.Stored`) is what an earlier
+        reading of the same spec and constants gave: the spec is not read again."""
         self.machine = m = machine
         self.params = {name: z3.Int(name) for name in m.symbolic}
         self.env = {**m.env, **{name: SInt(t) for name, t in self.params.items()}}
@@ -69,23 +71,31 @@ class Relation:
         self.solver.add(self.domains, self.assumptions)
         if at is not None:
             self.solver.add(self.state_is(at))
-        self.compiler = Compiler()
-        self.scratch_cls = self._scratch_class()
-        self.failures: list[Failure] = []
         self._seen: set = set()
         self._memo: dict = {}
-        self.steps = []
-        for n, b in enumerate(m.bindings, 1):
-            self.steps += self._binding_steps(b)
-            if budget is not None:
-                budget(n / len(m.bindings))
-        self.init = self._init()
-        self.constraint = z3.And([self.formula(c, "constraint") for c in m.constraints])
+        if stored is not None:
+            self.steps, self.init, self.failures = stored.steps, stored.init, stored.failures
+            self.formulas, self.constraint = stored.formulas, stored.constraint
+        else:
+            self.failures: list[Failure] = []
+            self.formulas: dict[str, z3.BoolRef] = {}     # every formula read, by `what`
+            self.steps = []
+            for n, b in enumerate(m.bindings, 1):
+                self.steps += self._binding_steps(b)
+                if budget is not None:
+                    budget(n / len(m.bindings))
+            self.init = self._init()
+            self.constraint = z3.And([self.formula(c, "constraint") for c in m.constraints])
         self.valid = z3.And(self.domains, self.assumptions, self.constraint)
 
     # ------------------------------------------------------------ running the spec
 
-    def _scratch_class(self):
+    @functools.cached_property
+    def compiler(self) -> Compiler:
+        return Compiler()
+
+    @functools.cached_property
+    def scratch_cls(self):
         """A subclass of the spec with one slot per variable and recompiled methods."""
         spec = self.machine.spec_cls
         names = [v.name for v in self.machine.variables]
@@ -182,12 +192,15 @@ class Relation:
         return list(self._steps(m.initializer, (), "initial", None, setup))
 
     def formula(self, fn, what) -> z3.BoolRef:
-        """`fn(s)` (a property, constraint, ...) as a formula over x."""
-        def truth(sc, outcome):
-            term = bool_term(outcome)         # a concrete non-bool is a failure, as explicitly
-            return z3.BoolVal(concrete_truth(outcome, what, fn)) if term is None else term
-        return z3.Or([z3.And(p.condition, p.outcome)
-                      for p in self._paths(fn, (), what, self.view, truth)])
+        """`fn(s)` (a property, constraint, ...) as a formula over x, read once."""
+        key = f"{what} {fn.__qualname__} {where_defined(fn)}"
+        if key not in self.formulas:
+            def truth(sc, outcome):
+                term = bool_term(outcome)     # a concrete non-bool is a failure, as explicitly
+                return z3.BoolVal(concrete_truth(outcome, what, fn)) if term is None else term
+            self.formulas[key] = z3.Or([z3.And(p.condition, p.outcome)
+                                        for p in self._paths(fn, (), what, self.view, truth)])
+        return self.formulas[key]
 
     # ------------------------------------------------------------ formulas
 

@@ -15,10 +15,9 @@ client; line numbers as cited there) and `ray-observed.md` (OBS). One module per
     program.py      the user's entrypoint: one external side effect, then exit
     environment.py  operator faults, the user, the abstract clock
     properties.py   the claims of issue 3 as invariants, and witnesses
-    lemmas.py       proof aids: facts that make the claims inductive (PDR)
-    lemmas_no_faults.py  the same for claim 7 when nothing fails
     liveness.py     the claims of issue 6 (fair progress), checked by RayJobLive
     spec.py         RayJob: all of the above in one class
+    proofs/         proof aids apart from the claims: lemmas that make them inductive (PDR)
     mutants.py      small subclasses reproducing real bugs
 
 How a RayJob recovers from failures

@@ -2,8 +2,6 @@
 from .apiserver import ApiServer
 from .cache import InformerCache
 from .environment import Environment
-from .lemmas import Lemmas
-from .lemmas_no_faults import NoFaultLemmas
 from .liveness import Liveness
 from .operator import Operator
 from .program import UserProgram
@@ -14,7 +12,7 @@ from .submitter import Submitter
 
 
 class RayJob(Operator, ApiServer, InformerCache, Submitter, RayClusterCtl, RayHead,
-             UserProgram, Environment, Properties, Lemmas, NoFaultLemmas):
+             UserProgram, Environment, Properties):
     """KubeRay's RayJob controller with Kubernetes, the submitter, Ray and the faults."""
 
 

@@ -5,14 +5,14 @@ when nothing fails, so that PDR proves claim 7 for every backoffLimit
 
 Most hold only in that setting (`_calm`): no fault budget, no active deadline,
 K8sJobMode, no GCS fault tolerance, the RayJob kept after it finishes, an exact cache.
-Elsewhere they are trivially true; every bounded model checks all of them. They were found
+Elsewhere they are trivially true; the tests check all of them on every bounded model. They were found
 by Houdini's counterexamples to induction (checker/symbolic/pdr.py), one reading of the
 controller at a time.
 """
 from checker import invariant
 
-from .state import RayJobState
-from .types import (SUPERVISED_RECS, Age, ClusterId, Head, JCond, JStat, KvKey, Mode, Pc,
+from ..state import RayJobState
+from ..types import (SUPERVISED_RECS, Age, ClusterId, Head, JCond, JStat, KvKey, Mode, Pc,
                     Phase, PodSlot, Rank, Reason, Rec, SubPc, Timer)
 
 ENDED = (Rec.SUCCEEDED, Rec.FAILED)           # the terminal records a run without faults leaves

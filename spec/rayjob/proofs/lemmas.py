@@ -1,10 +1,10 @@
 """Lemmas: facts about the operator's memory, the API server and the ghosts that make the
 properties inductive, so that PDR proves them for every backoffLimit and fault budget.
 
-They are ordinary invariants: the explicit engine checks them on every bounded model
-(and on whatever states a mutant reaches, so each is defined on every state: none
-indexes a map with a name that may be None or reads a RayJob that may be absent), and
-the symbolic engines prove them. PDR takes them as Houdini candidates (see
+They are ordinary invariants of the proof specs (spec/rayjob/proofs/__init__.py): the
+tests check them on every bounded model (and on whatever states a mutant reaches, so each
+is defined on every state: none indexes a map with a name that may be None or reads a
+RayJob that may be absent), and the symbolic engines prove them. PDR takes them as Houdini candidates (see
 checker/symbolic/pdr.py): together with the properties they are inductive, that is, no
 step leads from a state satisfying all of them to one violating any. Each is a reading of
 the controller's code, and says why it holds.
@@ -14,8 +14,8 @@ with lag, a Get may miss an object the operator just created or deleted.
 """
 from checker import invariant
 
-from .state import RayJobState
-from .types import (EMPTY, NOT_RETRIED, Age, CacheSt, ClStat, ClusterId, CrView, JCond,
+from ..state import RayJobState
+from ..types import (EMPTY, NOT_RETRIED, Age, CacheSt, ClStat, ClusterId, CrView, JCond,
                     JobView, Mode, Pc, Phase, PodSlot, key)
 
 NAMED_CALLS = (Pc.CREATE_CLUSTER, Pc.CREATE_JOB, Pc.CREATE_SVC, Pc.UPDATE_SVC,

@@ -1,0 +1,235 @@
+"""The symbolic relation, cached on disk: reading RayJob's spec takes a minute or two, and
+a second proof of the same spec under the same constants reads the same formulas.
+
+An entry is keyed by everything the reading depends on: the source of every module the
+spec's classes refer to (transitively, but for the standard library and installed
+packages), the checker's own source, Python's and Z3's versions, the spec class, the
+constants (and the symbolic ones' ranges) and the groups. It holds the steps, initial
+steps, failure conditions, constraint and every property formula read, as SMT-LIB text
+over the leaves (compressed), and a SHA-256 digest of itself: an entry that is truncated, garbled,
+of another key or another layout is ignored and rebuilt, never used. Entries are written
+to a temporary file and renamed into place, so concurrent runs never read half of one.
+
+The directory is `$CHECK_MODEL_CACHE`, else `$XDG_CACHE_HOME/check-model`, else
+`~/.cache/check-model`; `CHECK_MODEL_CACHE=off` turns the cache off. `check-model
+certify` never uses it: a certificate is re-checked against a fresh reading.
+"""
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import os
+import pickle
+import sys
+import sysconfig
+import tempfile
+import types
+import zlib
+from pathlib import Path
+
+import z3
+
+from .relation import Failure, Relation, Step
+
+FORMAT = b"check-model relation 1\n"
+_CHECKER = Path(__file__).resolve().parent.parent
+
+
+def cache_dir() -> Path | None:
+    """Where entries live; None when the cache is off."""
+    chosen = os.environ.get("CHECK_MODEL_CACHE")
+    if chosen == "off":
+        return None
+    if chosen:
+        return Path(chosen)
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "check-model"
+
+
+@dataclasses.dataclass
+class Stored:
+    """What a relation read, without the reading machinery (see `Relation.__init__`)."""
+
+    steps: list
+    init: list
+    failures: list
+    constraint: z3.BoolRef
+    formulas: dict
+
+
+class RelationStore:
+    """The cache entry of one machine (`entry` None: no cache)."""
+
+    def __init__(self, machine, directory: Path | None = None):
+        self.machine = machine
+        directory = directory if directory is not None else cache_dir()
+        self.key = key_of(machine)
+        self.entry = directory / "relations" / f"{self.key}.rel" if directory else None
+        self.saved: tuple | None = None         # what the entry holds (sizes), once known
+        self.hit = False                        # the relation came from the entry
+
+    def relation(self, progress=None) -> Relation:
+        """The machine's relation: from the entry if it is sound, else read (and stored)."""
+        stored = self._load(progress)
+        rel = Relation(self.machine, stored=stored)
+        self.hit = stored is not None
+        if self.hit:
+            self.saved = _sizes(rel)
+        else:
+            self.save(rel)
+        return rel
+
+    def save(self, rel: Relation):
+        """Write the entry if it would hold more than it does (formulas read since)."""
+        if self.entry is None or self.saved == _sizes(rel):
+            return
+        terms, meta = [], {"key": self.key, "leaves": _signature(rel)}
+        meta["steps"] = [_step_meta(s, terms, self.machine) for s in rel.steps]
+        meta["init"] = [_step_meta(s, terms, self.machine) for s in rel.init]
+        meta["failures"] = [(f.message, f.where, _term(f.condition, terms)) for f in rel.failures]
+        meta["constraint"] = _term(rel.constraint, terms)
+        meta["formulas"] = {k: _term(f, terms) for k, f in rel.formulas.items()}
+        solver = z3.Solver()
+        solver.add(*terms)
+        try:
+            text = solver.to_smt2()
+            if not _reads_back(text, terms):
+                return
+            payload = zlib.compress(pickle.dumps((meta, text)), 1)
+        except (z3.Z3Exception, pickle.PicklingError, TypeError, AttributeError):
+            return                              # not writable as an entry: no cache
+        try:
+            self.entry.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=self.entry.parent, prefix=".tmp-")
+        except OSError:
+            return                              # a cache that cannot be written is no cache
+        try:
+            with os.fdopen(fd, "wb") as out:
+                out.write(FORMAT + hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload)
+            os.replace(tmp, self.entry)
+        except OSError:
+            Path(tmp).unlink(missing_ok=True)
+            return
+        self.saved = _sizes(rel)
+
+    def _load(self, progress) -> Stored | None:
+        if self.entry is None or not self.entry.is_file():
+            return None
+        try:
+            return self._parse(self.entry.read_bytes())
+        except Exception as e:                  # any bad entry: read the spec again
+            if progress is not None:
+                progress(f"ignored the cache entry {self.entry}: {type(e).__name__}: "
+                         f"{str(e)[:100]}")
+            return None
+
+    def _parse(self, data: bytes) -> Stored:
+        head, digest, payload = data[:len(FORMAT)], data[len(FORMAT):len(FORMAT) + 64], \
+            data[len(FORMAT) + 65:]
+        if head != FORMAT or hashlib.sha256(payload).hexdigest().encode() != digest:
+            raise ValueError("not an entry of this format, or its digest does not match")
+        meta, text = pickle.loads(zlib.decompress(payload))
+        layout = Relation(self.machine, stored=Stored([], [], [], z3.BoolVal(True), {}))
+        if meta["key"] != self.key or meta["leaves"] != _signature(layout):
+            raise ValueError("another key or another layout of the state")
+        parsed = z3.parse_smt2_string(text)     # declares the leaves: the same names and sorts
+        terms = [parsed[i] for i in range(len(parsed))]
+        bindings = self.machine.bindings
+        return Stored([_step(m, terms, bindings) for m in meta["steps"]],
+                      [_step(m, terms, bindings) for m in meta["init"]],
+                      [Failure(_back(i, terms), message, where)
+                       for message, where, i in meta["failures"]],
+                      _back(meta["constraint"], terms),
+                      {k: _back(i, terms) for k, i in meta["formulas"].items()})
+
+
+def _reads_back(text: str, terms: list) -> bool:
+    """`text` parses as `terms`: the same terms, or (where Z3's printer wrote one in
+    another form) terms a solver proves equivalent."""
+    parsed = z3.parse_smt2_string(text)
+    if len(parsed) != len(terms):
+        return False
+    solver = z3.Solver()
+    solver.set(timeout=10_000)
+    for p, t in zip(parsed, terms):
+        if not p.eq(t) and solver.check(p != t) != z3.unsat:
+            return False
+    return True
+
+
+def _sizes(rel) -> tuple:
+    return len(rel.steps), len(rel.failures), len(rel.formulas)
+
+
+def _signature(rel) -> list[str]:
+    """The leaves and symbolic constants, with their sorts."""
+    return [f"{t} {t.sort()}" for t in rel.flat + list(rel.params.values())]
+
+
+def _term(t, terms: list) -> int:
+    """Add `t` to the terms to write (a non-Bool as `__cache<i> == t`); its index."""
+    i = len(terms)
+    terms.append(t if z3.is_bool(t) else z3.Const(f"__cache{i}", t.sort()) == t)
+    return i
+
+
+def _back(i: int, terms: list):
+    """Term `i` as `_term` added it (Z3 may have swapped the sides of the equation)."""
+    t, name = terms[i], f"__cache{i}"
+
+    def ours(side):
+        return z3.is_const(side) and side.decl().name() == name
+    if z3.is_eq(t) and (ours(t.arg(0)) or ours(t.arg(1))):
+        return t.arg(1) if ours(t.arg(0)) else t.arg(0)
+    return t
+
+
+def _step_meta(s: Step, terms: list, machine) -> tuple:
+    which = None if s.binding is None else machine.bindings.index(s.binding)
+    return (which, s.binding.label if s.binding else None, s.choices, _term(s.guard, terms),
+            [_term(t, terms) for t in s.next])
+
+
+def _step(meta, terms: list, bindings) -> Step:
+    which, label, choices, guard, nxt = meta
+    binding = None if which is None else bindings[which]
+    if (binding.label if binding else None) != label:
+        raise ValueError(f"step of {label}, but binding {which} is another")
+    return Step(binding, choices, _back(guard, terms), [_back(i, terms) for i in nxt])
+
+
+def key_of(machine) -> str:
+    """What the reading of `machine` depends on, hashed."""
+    digest = hashlib.sha256()
+    for path in sorted(_source_files(machine.spec_cls)):
+        digest.update(path.encode() + b"\0" + Path(path).read_bytes() + b"\0")
+    settings = {"python": sys.version, "z3": z3.get_version_string(),
+                "spec": f"{machine.spec_cls.__module__}:{machine.spec_cls.__qualname__}",
+                "constants": {k: repr(v) for k, v in machine.env.items()},
+                "symbolic": {k: str(r) for k, r in machine.symbolic.items()},
+                "bindings": [b.label for b in machine.bindings]}
+    digest.update(json.dumps(settings, sort_keys=True).encode())
+    return digest.hexdigest()
+
+
+def _source_files(spec_cls) -> set[str]:
+    """The checker's source and that of every module the spec's classes refer to,
+    transitively (names imported, modules imported), but for installed packages."""
+    files = {str(p) for p in _CHECKER.rglob("*.py")}
+    installed = {sysconfig.get_paths()[k] for k in ("stdlib", "platstdlib", "purelib", "platlib")}
+    seen: set[str] = set()
+    todo = [sys.modules[c.__module__] for c in spec_cls.__mro__ if c.__module__ in sys.modules]
+    while todo:
+        module = todo.pop()
+        path = getattr(module, "__file__", None)
+        if module.__name__ in seen or not path or path.startswith(tuple(installed)):
+            continue
+        seen.add(module.__name__)
+        files.add(str(Path(path).resolve()))
+        for value in list(vars(module).values()):
+            name = value.__name__ if isinstance(value, types.ModuleType) else \
+                getattr(value, "__module__", None)
+            if isinstance(name, str) and name in sys.modules:
+                todo.append(sys.modules[name])
+    return files

@@ -1,0 +1,28 @@
+"""Proof aids for the RayJob spec: lemmas, apart from the claims.
+
+A lemma is an invariant that is no claim about KubeRay: a fact about the operator's
+memory, the API server or the ghosts that makes the claims inductive, so that PDR proves
+them for every backoffLimit (checker/symbolic/pdr.py takes every invariant of the spec it
+is given as a Houdini candidate). The spec (`spec.rayjob.spec:RayJob`) has only the
+claims; a proof model names one of the classes below as its spec, and so the lemma set
+it uses:
+
+    lemmas.py     Lemmas: the operator's memory, the status counters, the ghosts
+                  (models/rayjob/proofs/slow/faults*.toml)
+    no_faults.py  NoFaultLemmas: the attempts, the submitter and the Ray records when
+                  nothing fails, for claim 7 (models/rayjob/proofs/no_faults.toml)
+
+tests/test_rayjob.py checks every lemma on every bounded model of models/rayjob/ (they
+hold in all of them) and on random states (none raises).
+"""
+from ..spec import RayJob
+from .lemmas import Lemmas
+from .no_faults import NoFaultLemmas
+
+
+class RayJobProof(RayJob, Lemmas):
+    """RayJob with the lemmas of lemmas.py (the proofs with faults)."""
+
+
+class RayJobNoFaultProof(RayJobProof, NoFaultLemmas):
+    """RayJobProof with the no-fault lemmas of no_faults.py too (the proof of claim 7)."""
