@@ -17,6 +17,7 @@ from checker.results import Verdict
 from checker.trace import replay
 from spec.rayjob import mutants
 from spec.rayjob.spec import RayJob
+from spec.rayjob.types import JStat, Phase, Reason
 
 ROOT = Path(__file__).resolve().parent.parent
 MODEL_NAMES = ["rayjob"] + sorted(p.stem for p in (ROOT / "models/rayjob").glob("*.toml"))
@@ -39,6 +40,7 @@ TRACES = {
     ("submitter_F2", "p12_single_submit_call"): 13,  # `ray job status` network error
     ("user_stop_F1", "p13_complete_implies_succeeded"): 17,  # STOPPED -> Complete
     ("suspend_stale_F2", "p17_suspended_has_no_children"): 11,  # NotFound in a stale cache
+    ("subfin_delete_F3", "p10_finalizer_after_stop"): 21,   # 30 s check fakes FAILED: no StopJob
 }
 # The same for the models of `pytest -m slow` (their traces are replayed by the fast suite).
 SLOW_TRACES = {
@@ -125,6 +127,31 @@ def test_retiring_unreachable_heads_keeps_the_name_pool_from_overflowing():
         assert not result.stopped
         assert prop(result, "s_model_bounds").verdict is bounded
         assert prop(result, "p7_succeeded_not_failed").verdict is Verdict.HOLDS
+
+
+class SubmitterTimeoutOnlyRunning(RayJob):
+    """The spec before issue 19: the 30 s submitter check needed the phase Running, so it
+    never overwrote a Failed / SubmissionFailed just set by the submitter check."""
+    def _submitter_timed_out(s, finished):
+        return super()._submitter_timed_out(finished) and s.m_h.phase is Phase.RUNNING
+
+
+def test_the_submitter_timeout_overwrites_a_failure_and_the_deletion_skips_stopjob():
+    """C:1263-1286 has no phase guard: after a failed submitter Job it writes jobStatus
+    FAILED, so the deletion skips StopJob (C:116) while the Ray job runs. With the old
+    guard, claim 10 held in the same model."""
+    model, faithful = check("subfin_delete_F3")
+    p = prop(faithful, "p10_finalizer_after_stop")
+    assert p.verdict is Verdict.VIOLATED
+    machine = model.machine()
+    states = [machine.plain(step.state) for step in p.trace.steps]
+    assert states[-1]["finalizer_removed"] and not states[-1]["stop_attempted"]
+    assert any(st["rj"] is not None and st["rj"].job_status is JStat.FAILED
+               and st["rj"].reason is Reason.GRACE for st in states)
+    options = CheckOptions(properties=["p10_finalizer_after_stop"])
+    old = ExplicitEngine(Machine(SubmitterTimeoutOnlyRunning, model.constants, model.groups),
+                         options).check()
+    assert not old.stopped and prop(old, "p10_finalizer_after_stop").verdict is Verdict.HOLDS
 
 
 def test_the_default_model_is_small_and_fast():

@@ -109,12 +109,20 @@ class Operator(RayJobState):
         if not s.m_fresh:
             s._end(Result.ERROR)                       # 409 Conflict / NotFound
             return False
-        if s.rj.job_status not in TERMINAL and not s.stop_attempted:
+        if not s.stop_attempted and (s.rj.job_status not in TERMINAL or s._ray_job_running()):
             s.fin_wo_stop = True
         s._remove_rj()
         s.finalizer_removed = True
         s._end(Result.REQUEUE)
         return True
+
+    def _ray_job_running(s) -> bool:
+        """Ghost view for claim 10: the persisted attempt's Ray job has not ended (its
+        record is pending or running on a head that still exists), whatever the status
+        says (C:1263-1286 may have written jobStatus FAILED while it runs)."""
+        c, j = s.rj_b.cluster, s.rj_b.job_id
+        return (c is not None and j is not None and s.head[c] is not Head.NONE
+                and s.kv[KvKey(c, j)] in NONTERMINAL_RECS)
 
     # ------------------------------------------------------------ New (C:166-178)
     def _new(s):
@@ -369,8 +377,11 @@ class Operator(RayJobState):
 
     def _submitter_timed_out(s, finished: bool) -> bool:
         """checkSubmitterFinishedTimeoutAndUpdateStatusIfNeeded (C:1263-1286): finishedAt
-        + 30 s has passed and the branch is not terminal yet; Ray's answer is not asked."""
-        return finished and s.t_subfin is Timer.FIRED and s.m_h.phase is Phase.RUNNING
+        + 30 s has passed. Neither Ray's answer nor the phase is looked at: a Failed /
+        SubmissionFailed just set by checkSubmitterAndUpdateStatusIfNeeded is overwritten
+        with jobStatus FAILED and reason JobDeploymentStatusTransitionGracePeriodExceeded,
+        so a later deletion skips StopJob (C:116) although the Ray job may still run."""
+        return finished and s.t_subfin is Timer.FIRED
 
     @action(group="reconcile", fair="weak", calls="Ray head")
     def op_get_job_info(s):

@@ -84,7 +84,8 @@ class Properties(RayJobState):
 
     @invariant
     def p10_finalizer_after_stop(s):
-        """The finalizer is removed only after StopJob was attempted for a non-terminal job."""
+        """The finalizer is removed only after StopJob was attempted for a job that had not
+        ended, neither in the RayJob's status nor in Ray."""
         return not s.fin_wo_stop
 
     @invariant
