@@ -41,6 +41,9 @@ TRACES = {
     ("user_stop_F1", "p13_complete_implies_succeeded"): 17,  # STOPPED -> Complete
     ("suspend_stale_F2", "p17_suspended_has_no_children"): 11,  # NotFound in a stale cache
     ("subfin_delete_F3", "p10_finalizer_after_stop"): 21,   # 30 s check fakes FAILED: no StopJob
+    ("subfin_delete_late_F2", "p10_finalizer_after_stop"): 19,  # the same, a late reconcile
+    ("latency_F0", "p7_succeeded_not_failed"): 19,   # no fault: a reconcile 30 s late
+    ("latency_F0", "p11_effect_at_most_once"): 35,   # ... retries a succeeded job
 }
 # The same for the models of `pytest -m slow` (their traces are replayed by the fast suite).
 SLOW_TRACES = {
@@ -152,6 +155,20 @@ def test_the_submitter_timeout_overwrites_a_failure_and_the_deletion_skips_stopj
     old = ExplicitEngine(Machine(SubmitterTimeoutOnlyRunning, model.constants, model.groups),
                          options).check()
     assert not old.stopped and prop(old, "p10_finalizer_after_stop").verdict is Verdict.HOLDS
+
+
+@pytest.mark.parametrize("late,verdict", [(False, Verdict.HOLDS), (True, Verdict.VIOLATED)])
+def test_a_late_reconcile_alone_fails_a_succeeded_job(late, verdict):
+    """Reconcile latency is no fault: with no fault budget, a reconcile that comes 30 s
+    after the submitter finished records a succeeded job as failed (claim 7) and, with
+    backoffLimit 1, retries it (claim 11, the program succeeding)."""
+    model = load_model(model_path("latency_F0"))
+    assert model.constants["F"] == 0 and model.constants["late_reconcile"]
+    constants = {**model.constants, "late_reconcile": late}
+    result = ExplicitEngine(Machine(RayJob, constants, model.groups), model.options).check()
+    assert not result.stopped
+    assert prop(result, "p7_succeeded_not_failed").verdict is verdict
+    assert prop(result, "p11_effect_at_most_once").verdict is verdict
 
 
 def test_the_default_model_is_small_and_fast():

@@ -37,6 +37,8 @@ class RayJobState(Spec):
               min=0, max=1)
     F = Const(1, "total budget of faults and user interventions", min=0, max=3)
     stale_spans_time = Const(True, "may 30 s pass while a cache is behind")
+    late_reconcile = Const(False, "may a reconcile owed come after a deadline passed (one "
+                                  "worker, back-off, slow dashboard calls): not a fault")
     track_result = Const(False, "keep the last reconcile result (for liveness)")
 
     # ------------------------------------------------------------ API server
