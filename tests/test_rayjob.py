@@ -69,6 +69,7 @@ KILLS = [
     (mutants.NoFinishedAtGuard, "happy_F0", "p16_complete_needs_submitter", 18),
     (mutants.TTLIgnored, "ttl_F0", "p9_ttl_respected", 21),
     (mutants.TTLDeletesSubmitter, "ttl_F0", "p9_ttl_respected", 24),
+    (mutants.SelfDeleteIgnoresTTL, "ttl_delete_rj_F0", "p9_ttl_respected", 21),
     (mutants.Eager404Fail, "happy_F0", "p7_succeeded_not_failed", 18),
     (mutants.FailedMapsToComplete, "happy_F0", "p13b_complete_implies_stopped_or_succeeded", 19),
     (mutants.StatusUpdateNoVersion, "rayjob", "p2a_job_matches_attempt", 12),

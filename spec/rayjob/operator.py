@@ -507,8 +507,7 @@ class Operator(RayJobState):
 
     def _after_cluster_delete(s):
         if s.m_h.phase in (Phase.COMPLETE, Phase.FAILED):
-            s.ttl_cleanup = True
-            s.ttl_early = s.ttl_early or s.t_ttl is not Timer.FIRED
+            s._ttl_cleanup_done()
             s._end(Result.WAIT)
         else:
             s._delete_job_then_reset(cluster_gone=False)
@@ -554,6 +553,12 @@ class Operator(RayJobState):
         """now >= endTime + ttlSecondsAfterFinished (C:1519-1534)."""
         return s.t_ttl is Timer.FIRED
 
+    def _ttl_cleanup_done(s):
+        """Ghosts of claim 9: a clean-up delete (the RayCluster's, or the RayJob's own with
+        DELETE_RAYJOB_CR_AFTER_JOB_FINISHES) was applied, early if before endTime + TTL."""
+        s.ttl_cleanup = True
+        s.ttl_early = s.ttl_early or s.t_ttl is not Timer.FIRED
+
     @action(group="reconcile", fair="weak", calls="API server")
     def op_delete_rj(s):
         """Models r.Delete(rayJob) when DELETE_RAYJOB_CR_AFTER_JOB_FINISHES is set (C:1538)."""
@@ -562,6 +567,7 @@ class Operator(RayJobState):
 
     def _delete_rj(s) -> bool:
         s.cleanup_overreach = s.cleanup_overreach or not s.delete_rj_after_finish
+        s._ttl_cleanup_done()
         s._user_or_owner_delete()
         s._end(Result.WAIT)
         return True
