@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from checker import invariant
 from checker.domains import MapDomain
 from checker.explorer import ExplicitEngine
 from checker.options import CheckOptions
@@ -17,7 +18,7 @@ from checker.results import Verdict
 from checker.trace import replay
 from spec.rayjob import mutants
 from spec.rayjob.spec import RayJob
-from spec.rayjob.types import JStat, Phase, Reason
+from spec.rayjob.types import ClusterId, Head, JStat, Phase, Reason
 
 ROOT = Path(__file__).resolve().parent.parent
 MODEL_NAMES = ["rayjob"] + sorted(p.stem for p in (ROOT / "models/rayjob").glob("*.toml"))
@@ -170,6 +171,26 @@ def test_a_late_reconcile_alone_fails_a_succeeded_job(late, verdict):
     assert not result.stopped
     assert prop(result, "p7_succeeded_not_failed").verdict is verdict
     assert prop(result, "p11_effect_at_most_once").verdict is verdict
+
+
+class HeadOutlivesCR(RayJob):
+    @invariant
+    def no_head_without_cr(s):
+        """No head pod of a RayCluster whose CR is gone."""
+        return not any(not s.cl_cr[c] and s.head[c] is not Head.NONE for c in ClusterId)
+
+
+@pytest.mark.parametrize("name,verdict", [("head_ft_F1", Verdict.HOLDS),
+                                          ("head_noft_F1", Verdict.VIOLATED)])
+def test_with_gcs_ft_a_deleted_raycluster_takes_its_head_first(name, verdict):
+    """With GCS FT the Redis clean-up finalizer deletes the head and waits for it before
+    the CR goes, so no head lingers and claim 5b holds; without, pods outlive the CR."""
+    model, result = check(name)
+    assert prop(result, "p5b_no_pod_overlap").verdict is verdict
+    options = CheckOptions(properties=["no_head_without_cr"])
+    lingering = ExplicitEngine(Machine(HeadOutlivesCR, model.constants, model.groups),
+                               options).check()
+    assert prop(lingering, "no_head_without_cr").verdict is verdict
 
 
 def test_the_default_model_is_small_and_fast():

@@ -113,10 +113,11 @@ class Environment(RayJobState):
 
     @fault(group="user_delete_cluster")
     def user_delete_cluster(s, c: ClusterId):
-        """External deletion of the RayCluster (§13.4): the CR goes, its pods linger."""
+        """External deletion of the RayCluster (§13.4): the CR goes, its pods linger (with
+        GCS fault tolerance the head goes first, `_cr_deleted`)."""
         require(s.budget > 0 and s.cl_cr[c])
         s._fault()
-        s._set_cluster(c, False, s.head[c])
+        s._cr_deleted(c)
 
     @fault(group="user_delete_job")
     def user_delete_job(s):

@@ -501,7 +501,7 @@ class Operator(RayJobState):
         if not s.cl_cr[c]:
             s._end(Result.ERROR)                # NotFound
             return False
-        s._set_cluster(c, False, s.head[c])
+        s._cr_deleted(c)
         s._after_cluster_delete()
         return True
 
