@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from checker import invariant
+from checker import Ghost, invariant
 from checker.domains import MapDomain
 from checker.explorer import ExplicitEngine
 from checker.options import CheckOptions
@@ -191,6 +191,41 @@ def test_with_gcs_ft_a_deleted_raycluster_takes_its_head_first(name, verdict):
     lingering = ExplicitEngine(Machine(HeadOutlivesCR, model.constants, model.groups),
                                options).check()
     assert prop(lingering, "no_head_without_cr").verdict is verdict
+
+
+class CallsLingeringHead(RayJob):
+    """Records every submit or GetJobInfo that reaches a head whose RayCluster is gone."""
+    lingering_call: Ghost[bool] = False
+
+    def _ray_submit(s, k):
+        s.lingering_call = s.lingering_call or not s.cl_cr[k.c]
+        return super()._ray_submit(k)
+
+    def _ray_get(s, k):
+        s.lingering_call = s.lingering_call or (k is not None and not s.cl_cr[k.c])
+        return super()._ray_get(k)
+
+    @invariant
+    def no_call_reaches_a_lingering_head(s):
+        return not s.lingering_call
+
+
+class ReachesLingeringHead(CallsLingeringHead):
+    """The spec before issue 19: a head stayed reachable after its RayCluster was gone."""
+    def _reachable(s, c):
+        return s.head[c] is Head.SERVING
+
+
+@pytest.mark.parametrize("cls,verdict", [(CallsLingeringHead, Verdict.HOLDS),
+                                         (ReachesLingeringHead, Verdict.VIOLATED)])
+def test_the_dashboard_url_dies_with_the_raycluster(cls, verdict):
+    """The dashboard URL names the RayCluster's head Service, garbage-collected with it:
+    no call reaches a head that outlives its CR (hand deletion of the cluster)."""
+    model = load_model(model_path("hand_F1"))
+    options = CheckOptions(properties=["no_call_reaches_a_lingering_head"])
+    result = ExplicitEngine(Machine(cls, model.constants, model.groups), options).check()
+    assert not result.stopped
+    assert prop(result, "no_call_reaches_a_lingering_head").verdict is verdict
 
 
 def test_the_default_model_is_small_and_fast():

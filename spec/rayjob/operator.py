@@ -393,7 +393,7 @@ class Operator(RayJobState):
     def _dashboard_key(s):
         """The record the dashboard URL and status.jobId name, or None if unreachable."""
         c = s.m_b.cluster
-        if not s.m_b.dash or s.head[c] is not Head.SERVING:
+        if not s.m_b.dash or not s._reachable(c):
             return None
         return KvKey(c, s.m_b.job_id)
 
