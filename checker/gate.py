@@ -170,8 +170,10 @@ def _json_type(value) -> str:
 
 
 def save_baseline(path: Path, baseline: dict, outcomes: list[ModelOutcome]) -> None:
+    """Record every completed explicit search (a symbolic proof has no states or coverage
+    to record)."""
     for o in outcomes:
-        if o.result is not None and o.result.stats.complete:
+        if o.result is not None and o.result.stats.complete and o.result.coverage is not None:
             baseline[key(o.path)] = baseline_entry(o)
     path.write_text(json.dumps(dict(sorted(baseline.items())), indent=1) + "\n")
 

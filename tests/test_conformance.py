@@ -110,7 +110,7 @@ def test_conform_names_a_target_that_cannot_run():
 @pytest.mark.conformance
 def test_a_silent_dashboard_is_an_observation_not_a_hung_run(tmp_path, monkeypatch):
     """`ray job status` hangs forever on an endpoint that accepts and never answers
-    (ray-observed.md row 2): every call of the adapter has a timeout."""
+    (docs/ray-observed.md row 2): every call of the adapter has a timeout."""
     from spec.ray.conformance import adapter
     from spec.ray.conformance.local import LocalRay
     monkeypatch.setattr(adapter, "CALL_TIMEOUT", 3.0)

@@ -101,6 +101,18 @@ def test_a_proof_in_the_gate_writes_its_certificate_and_a_tampered_one_fails(pro
     assert f"not certified: {tampered}: consecution" in refused.output
 
 
+def test_a_symbolic_model_is_checked_but_not_recorded_in_the_baseline(project):
+    """A PDR proof has no coverage: --update-baseline said 'internal error' on it."""
+    root, module = project
+    write_model(root, module, expect='bounded = "holds"\nfull = "holds"\n')
+    write_model(root, module, name="proof.toml",
+                expect='bounded = "holds"\n[check]\nengine = "pdr"\nproperties = ["bounded"]\n')
+    result = gate("--update-baseline")
+    assert result.exit_code == 0, result.output
+    assert "2 models as expected" in result.output
+    assert set(json.loads((root / "gate-baseline.json").read_text())) == {"models/light.toml"}
+
+
 def test_a_verdict_change_exits_1_naming_the_property(project):
     root, module = project
     write_model(root, module, expect='bounded = "violated"\n')

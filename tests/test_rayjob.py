@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from checker import Ghost, invariant
 from checker.domains import MapDomain
 from checker.explorer import ExplicitEngine
 from checker.options import CheckOptions
@@ -18,6 +19,7 @@ from checker.trace import replay
 from spec.rayjob import mutants
 from spec.rayjob.proofs import Lemmas, NoFaultLemmas
 from spec.rayjob.spec import RayJob
+from spec.rayjob.types import ClusterId, Head, JStat, Phase, Reason
 
 ROOT = Path(__file__).resolve().parent.parent
 MODEL_NAMES = ["rayjob"] + sorted(p.stem for p in (ROOT / "models/rayjob").glob("*.toml"))
@@ -40,6 +42,10 @@ TRACES = {
     ("submitter_F2", "p12_single_submit_call"): 13,  # `ray job status` network error
     ("user_stop_F1", "p13_complete_implies_succeeded"): 17,  # STOPPED -> Complete
     ("suspend_stale_F2", "p17_suspended_has_no_children"): 11,  # NotFound in a stale cache
+    ("subfin_delete_F3", "p10_finalizer_after_stop"): 21,   # 30 s check fakes FAILED: no StopJob
+    ("subfin_delete_late_F2", "p10_finalizer_after_stop"): 19,  # the same, a late reconcile
+    ("latency_F0", "p7_succeeded_not_failed"): 19,   # no fault: a reconcile 30 s late
+    ("latency_F0", "p11_effect_at_most_once"): 35,   # ... retries a succeeded job
 }
 # The same for the models of `pytest -m slow` (their traces are replayed by the fast suite).
 SLOW_TRACES = {
@@ -65,6 +71,7 @@ KILLS = [
     (mutants.NoFinishedAtGuard, "happy_F0", "p16_complete_needs_submitter", 18),
     (mutants.TTLIgnored, "ttl_F0", "p9_ttl_respected", 21),
     (mutants.TTLDeletesSubmitter, "ttl_F0", "p9_ttl_respected", 24),
+    (mutants.SelfDeleteIgnoresTTL, "ttl_delete_rj_F0", "p9_ttl_respected", 21),
     (mutants.Eager404Fail, "happy_F0", "p7_succeeded_not_failed", 18),
     (mutants.FailedMapsToComplete, "happy_F0", "p13b_complete_implies_stopped_or_succeeded", 19),
     (mutants.StatusUpdateNoVersion, "rayjob", "p2a_job_matches_attempt", 12),
@@ -134,6 +141,100 @@ def test_retiring_unreachable_heads_keeps_the_name_pool_from_overflowing():
         assert not result.stopped
         assert prop(result, "s_model_bounds").verdict is bounded
         assert prop(result, "p7_succeeded_not_failed").verdict is Verdict.HOLDS
+
+
+class SubmitterTimeoutOnlyRunning(RayJob):
+    """The spec before issue 19: the 30 s submitter check needed the phase Running, so it
+    never overwrote a Failed / SubmissionFailed just set by the submitter check."""
+    def _submitter_timed_out(s, finished):
+        return super()._submitter_timed_out(finished) and s.m_h.phase is Phase.RUNNING
+
+
+def test_the_submitter_timeout_overwrites_a_failure_and_the_deletion_skips_stopjob():
+    """C:1263-1286 has no phase guard: after a failed submitter Job it writes jobStatus
+    FAILED, so the deletion skips StopJob (C:116) while the Ray job runs. With the old
+    guard, claim 10 held in the same model."""
+    model, faithful = check("subfin_delete_F3")
+    p = prop(faithful, "p10_finalizer_after_stop")
+    assert p.verdict is Verdict.VIOLATED
+    machine = model.machine()
+    states = [machine.plain(step.state) for step in p.trace.steps]
+    assert states[-1]["finalizer_removed"] and not states[-1]["stop_attempted"]
+    assert any(st["rj"] is not None and st["rj"].job_status is JStat.FAILED
+               and st["rj"].reason is Reason.GRACE for st in states)
+    options = CheckOptions(properties=["p10_finalizer_after_stop"])
+    old = ExplicitEngine(Machine(SubmitterTimeoutOnlyRunning, model.constants, model.groups),
+                         options).check()
+    assert not old.stopped and prop(old, "p10_finalizer_after_stop").verdict is Verdict.HOLDS
+
+
+@pytest.mark.parametrize("late,verdict", [(False, Verdict.HOLDS), (True, Verdict.VIOLATED)])
+def test_a_late_reconcile_alone_fails_a_succeeded_job(late, verdict):
+    """Reconcile latency is no fault: with no fault budget, a reconcile that comes 30 s
+    after the submitter finished records a succeeded job as failed (claim 7) and, with
+    backoffLimit 1, retries it (claim 11, the program succeeding)."""
+    model = load_model(model_path("latency_F0"))
+    assert model.constants["F"] == 0 and model.constants["late_reconcile"]
+    constants = {**model.constants, "late_reconcile": late}
+    result = ExplicitEngine(Machine(RayJob, constants, model.groups), model.options).check()
+    assert not result.stopped
+    assert prop(result, "p7_succeeded_not_failed").verdict is verdict
+    assert prop(result, "p11_effect_at_most_once").verdict is verdict
+
+
+class HeadOutlivesCR(RayJob):
+    @invariant
+    def no_head_without_cr(s):
+        """No head pod of a RayCluster whose CR is gone."""
+        return not any(not s.cl_cr[c] and s.head[c] is not Head.NONE for c in ClusterId)
+
+
+@pytest.mark.parametrize("name,verdict", [("head_ft_F1", Verdict.HOLDS),
+                                          ("head_noft_F1", Verdict.VIOLATED)])
+def test_with_gcs_ft_a_deleted_raycluster_takes_its_head_first(name, verdict):
+    """With GCS FT the Redis clean-up finalizer deletes the head and waits for it before
+    the CR goes, so no head lingers and claim 5b holds; without, pods outlive the CR."""
+    model, result = check(name)
+    assert prop(result, "p5b_no_pod_overlap").verdict is verdict
+    options = CheckOptions(properties=["no_head_without_cr"])
+    lingering = ExplicitEngine(Machine(HeadOutlivesCR, model.constants, model.groups),
+                               options).check()
+    assert prop(lingering, "no_head_without_cr").verdict is verdict
+
+
+class CallsLingeringHead(RayJob):
+    """Records every submit or GetJobInfo that reaches a head whose RayCluster is gone."""
+    lingering_call: Ghost[bool] = False
+
+    def _ray_submit(s, k):
+        s.lingering_call = s.lingering_call or not s.cl_cr[k.c]
+        return super()._ray_submit(k)
+
+    def _ray_get(s, k):
+        s.lingering_call = s.lingering_call or (k is not None and not s.cl_cr[k.c])
+        return super()._ray_get(k)
+
+    @invariant
+    def no_call_reaches_a_lingering_head(s):
+        return not s.lingering_call
+
+
+class ReachesLingeringHead(CallsLingeringHead):
+    """The spec before issue 19: a head stayed reachable after its RayCluster was gone."""
+    def _reachable(s, c):
+        return s.head[c] is Head.SERVING
+
+
+@pytest.mark.parametrize("cls,verdict", [(CallsLingeringHead, Verdict.HOLDS),
+                                         (ReachesLingeringHead, Verdict.VIOLATED)])
+def test_the_dashboard_url_dies_with_the_raycluster(cls, verdict):
+    """The dashboard URL names the RayCluster's head Service, garbage-collected with it:
+    no call reaches a head that outlives its CR (hand deletion of the cluster)."""
+    model = load_model(model_path("hand_F1"))
+    options = CheckOptions(properties=["no_call_reaches_a_lingering_head"])
+    result = ExplicitEngine(Machine(cls, model.constants, model.groups), options).check()
+    assert not result.stopped
+    assert prop(result, "no_call_reaches_a_lingering_head").verdict is verdict
 
 
 def test_the_default_model_is_small_and_fast():

@@ -1,8 +1,10 @@
 """The KubeRay RayJob controller, Kubernetes, the submitter, Ray, and every fault.
 
-A model of KubeRay `6bf05eb17a3e` and Ray `3f785c0711b9`, written from
-`rayjob-reference.md` (C: = rayjob_controller.go, J: = common/job.go, D: = the dashboard
-client; line numbers as cited there) and `ray-observed.md` (OBS). One module per actor:
+A model of KubeRay `6bf05eb17a3e` and Ray `3f785c0711b9`. The behaviour it follows is in
+docs/kuberay.md (cited as §n; C: = rayjob_controller.go, J: = common/job.go, D: = the
+dashboard client, U: = utils/util.go, with links to the source), what a real Ray showed in
+docs/ray-observed.md (OBS), the simplifications S1-S15 in docs/design.md. One module per
+actor:
 
     types.py        enums and records (RayJob status, job records, pods, ...)
     state.py        every variable, the constants, the informer cache and shared helpers
@@ -42,8 +44,10 @@ recomputing from what is persisted, provided every side effect is keyed by persi
   404 -> SubmitJob) then submits the same id again and the program runs twice.
 * Running polls GetJobInfo and mirrors Ray's status. In K8sJobMode a terminal Ray status
   counts only once the submitter Job finished; a 404 after the submitter finished, or a
-  submitter finished 30 s ago while the RayJob is still Running, is a failure (the 30 s
-  check runs before GetJobInfo and ignores Ray's answer). A dashboard error starts a 300 s
+  submitter finished 30 s ago, is a failure (the 30 s check runs before GetJobInfo and
+  ignores Ray's answer and the phase: it writes jobStatus FAILED even over the
+  SubmissionFailed of a failed Job, so a later deletion skips StopJob while Ray runs).
+  A dashboard error starts a 300 s
   timeout that only a successful GetJobInfo (or HTTPMode SubmitJob) clears: a 404 does not.
 * A failure is retried (Retrying) while `failed < backoffLimit + 1`, except
   DeadlineExceeded and JobStatusCheckTimeoutExceeded. Retrying deletes the RayCluster and
@@ -54,6 +58,10 @@ recomputing from what is persisted, provided every side effect is keyed by persi
   the RayJob and the submitter Job stay unless DELETE_RAYJOB_CR_AFTER_JOB_FINISHES is set.
 * Deleting the RayJob calls StopJob (errors only logged) unless the persisted jobStatus is
   terminal, removes the finalizer, and leaves the children to the garbage collector.
+* With GCS fault tolerance (Redis) a RayCluster is NotFound only once its head pod is gone
+  and its records are wiped (the RayCluster controller's clean-up finalizer). The
+  dashboard URL names the RayCluster's head Service: a head that outlives its CR is
+  reachable by no call (its driver still runs).
 
 Abstractions and simplifications (each keeps the verdicts of the properties)
 ---------------------------------------------------------------------------
@@ -63,14 +71,22 @@ Abstractions and simplifications (each keeps the verdicts of the properties)
 * resourceVersions are not numbers: every RayJob write by another actor marks the
   operator's copy stale (`m_fresh`), which is exactly what the 409 comparison decides.
 * Informer cache (L = 1): per object SYNC / FRESH / BEHIND plus the previous view; a version
-  once observed is never withheld again; after a restart the cache is current. Real
-  informers also deliver intermediate versions; dropping them only lengthens the possible
-  stale windows (an over-approximation). L = 0 models a cache that is always current.
+  once observed is never withheld again; after a restart the cache is current. L = 0
+  models a cache that is always current. This is *not* an over-approximation of a lagging
+  informer: a real cache may return any version not older than the last one the operator
+  observed, several changes behind (a Job created and then completed may still read
+  NotFound), while here it is at most one change behind per object. A deliberate
+  simplification (issue 19, deviation 3, not done): the stale-cache verdicts hold for a
+  lag of one change per object, not for every lag.
 * Time is an abstract clock of deadlines: `tick(r)` fires every armed deadline of duration
   <= r, so deadlines with a common start fire in order (30 s before 300 s). Time passes
-  only while the operator is down or idle after a reconcile that changed nothing and saw
-  every change: the operator polls every 3 s, so 30 s cannot pass between an event and the
-  next reconcile. `stale_spans_time = false` says an informer lag never lasts 30 s.
+  while the operator is down or idle after a reconcile that changed nothing and saw every
+  change. With `late_reconcile` it also passes whenever no reconcile runs, a reconcile
+  being owed or not: one worker by default, back-off after errors and slow dashboard
+  calls can hold a RayJob in the queue past a deadline, which is no fault. Without it
+  (the default of most models, to isolate what faults do) 30 s never pass between an
+  event and the next reconcile. `stale_spans_time = false` says an informer lag never
+  lasts 30 s.
 * Identifiers are drawn "lowest unused" from pools of four, where unused means that no
   object, cache view, status, Ray record or ghost names it any more: names are random and
   only their equality is observable, so a forgotten name is as good as a fresh one (a
@@ -79,15 +95,23 @@ Abstractions and simplifications (each keeps the verdicts of the properties)
   the garbage collector may at any time; claim 5b records the overlap);
   `s_model_bounds` checks that the pools were large enough.
 * RayCluster status Ready iff its head serves (S4): the operator reads nothing else of
-  it. Deleting a CR is immediate (no RayCluster finalizer: the GCS FT Redis clean-up is
-  not modelled); a finalizer would only make Retrying wait longer. Its pods linger until
-  `gc_cluster_pods`, which is what claim 5 is about. A cluster re-created under a
+  it. Deleting a CR is immediate; its pods linger until `gc_cluster_pods`, which is what
+  claim 5 is about, except with GCS fault tolerance, whose Redis clean-up finalizer takes
+  the head and its records first (`_cr_deleted`: the wait is folded into the deletion;
+  while it lasts the CR counts as not deleted for the RayJob controller anyway). A cluster re-created under a
   lingering name takes over the old pods with an empty GCS (S11; only hand deletion
   re-creates a name, and it refutes the claims anyway).
 * The Job controller creates the first pod with the Job (S12): a slow pod start is the
   same as a late first step. The health-wait loop is the guard "head serving" of
   `ray job status` (S6): it only waits. At most one pod of a deleted Job lingers (S5): a
   second needs a second Job deletion within the first's termination.
+* Every driver runs on the head, so a head restart kills it. With `entrypoint_num_cpus` or
+  other entrypoint resources the driver may run on a worker and survive the restart while
+  the retried submitter resubmits the same id (issue 19, deviation 6, not done): without
+  GCS fault tolerance that only adds a concurrent second run to traces that already
+  refute claims 3 and 11 (`head_noft_F1`); with it the resubmission is rejected, but the
+  surviving driver's record would not be failed by the recovery, which the spec does not
+  show (a RUNNING record it calls orphaned could in truth still run and succeed).
 * Ray: the supervisor starts with the record (S14; the crash window inside submit is a
   Ray bug of its own, ray #62766, and put-if-absent still decides every duplicate); a stop
   is atomic (S15; an effect racing the SIGTERM could only add refutations of claim 11,

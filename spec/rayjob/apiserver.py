@@ -83,6 +83,19 @@ class ApiServer(RayJobState):
         if s.pods[PodSlot.CUR] is not None:
             s.pods[PodSlot.OLD], s.pods[PodSlot.CUR] = s.pods[PodSlot.CUR], None
 
+    def _cr_deleted(s, c: ClusterId):
+        """A RayCluster CR is deleted. Its pods are deleted in the background (§6.3), so
+        its head lingers, except with GCS fault tolerance: then the RayCluster controller's
+        Redis clean-up finalizer deletes the head pod, waits until it is gone, wipes the
+        GCS records (a clean-up Job) and only then lets the CR go (§6.3). The CR becomes
+        NotFound with no head and no records; the spec folds that wait into the deletion:
+        while it lasts the CR still exists, which is what the RayJob controller sees
+        anyway (a RayCluster being deleted counts as not deleted, C:798-834), and the
+        terminating head no longer serves."""
+        if s.gcs_ft:
+            s._head_deleted(c)
+        s._set_cluster(c, False, s.head[c])
+
     def _remove_rj(s):
         s._write_rj(None, EMPTY)
 
@@ -102,7 +115,7 @@ class ApiServer(RayJobState):
         s._event()
         for c in ClusterId:
             if s.cl_cr[c]:
-                s._set_cluster(c, False, s.head[c])
+                s._cr_deleted(c)
         s._remove_job()
         s.svc = None
 

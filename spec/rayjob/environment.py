@@ -113,10 +113,11 @@ class Environment(RayJobState):
 
     @fault(group="user_delete_cluster")
     def user_delete_cluster(s, c: ClusterId):
-        """External deletion of the RayCluster (§13.4): the CR goes, its pods linger."""
+        """External deletion of the RayCluster (§13.4): the CR goes, its pods linger (with
+        GCS fault tolerance the head goes first, `_cr_deleted`)."""
         require(s.budget > 0 and s.cl_cr[c])
         s._fault()
-        s._set_cluster(c, False, s.head[c])
+        s._cr_deleted(c)
 
     @fault(group="user_delete_job")
     def user_delete_job(s):
@@ -141,14 +142,20 @@ class Environment(RayJobState):
     def tick(s, r: Rank):
         """The clock (§13.2): time passes until every armed deadline of duration <= r has
         expired (durations C:37-41, K:284-290), so deadlines with a common start fire in
-        the order of their durations. Time passes only while the operator is down, or idle
-        after a reconcile that changed nothing and saw every change (it requeues every
-        3 s: 30 s cannot pass between an event and the next reconcile).
+        the order of their durations. Time passes while the operator is down; while it
+        is idle after a reconcile that changed nothing and saw every change (it requeues
+        every 3 s); and, with `late_reconcile`, whenever no reconcile is under way: the
+        work queue (controller-runtime's, one worker by default, MaxConcurrentReconciles
+        at C:864-881) may hold the RayJob past a deadline although a reconcile is owed:
+        other RayJobs' reconciles, each waiting up to the dashboard client's HTTP
+        timeout, and the per-object exponential back-off after errors. This is normal
+        operation, not a fault: it spends no budget. Without it, 30 s never pass between
+        an event and the next reconcile.
         Fairness: time always passes, but this guard is off during every reconcile, so a
         polling operator disables `tick` again and again; weak fairness would let it stop
         the clock. Strong fairness says what is meant: a deadline whose time can come
         comes."""
-        require(s.op_down or (s.pc is Pc.IDLE and s.settled
+        require(s.op_down or (s.pc is Pc.IDLE and (s.late_reconcile or s.settled)
                               and (s.stale_spans_time or not s._any_behind())))
         armed = [t for t in TIMERS if getattr(s, t) is Timer.ARMED]
         require(any(s._rank(t) is r for t in armed))

@@ -209,8 +209,19 @@ class SuspendedRequeues(RayJob):
             super()._suspended()
 
 
+class SelfDeleteIgnoresTTL(RayJob):
+    """M20: with DELETE_RAYJOB_CR_AFTER_JOB_FINISHES the RayJob is deleted as soon as it
+    finishes: the variable is tested before the TTL (C:1519-1538 in the wrong order)."""
+
+    def _finished(s):
+        if s.shutdown_after_finishes and s.delete_rj_after_finish:
+            s.pc = Pc.DELETE_RJ
+        else:
+            super()._finished()
+
+
 ALL = [SubmitBeforeIdentity, ClusterNameInInitializing, PutOverwrite,
        RetryingNoWait, NoStatusGuard, NoSubmissionId, PreFix3903, RetryAllReasons,
        StopJobFatal, NoStopOnDelete, StatusUpdateNoVersion, RunningRecreatesJob,
        BackoffOffByOne, NoFinishedAtGuard, TTLIgnored, TTLDeletesSubmitter, Eager404Fail,
-       FailedMapsToComplete, SuspendedRequeues]
+       FailedMapsToComplete, SuspendedRequeues, SelfDeleteIgnoresTTL]

@@ -109,12 +109,20 @@ class Operator(RayJobState):
         if not s.m_fresh:
             s._end(Result.ERROR)                       # 409 Conflict / NotFound
             return False
-        if s.rj.job_status not in TERMINAL and not s.stop_attempted:
+        if not s.stop_attempted and (s.rj.job_status not in TERMINAL or s._ray_job_running()):
             s.fin_wo_stop = True
         s._remove_rj()
         s.finalizer_removed = True
         s._end(Result.REQUEUE)
         return True
+
+    def _ray_job_running(s) -> bool:
+        """Ghost view for claim 10: the persisted attempt's Ray job has not ended (its
+        record is pending or running on a head that still exists), whatever the status
+        says (C:1263-1286 may have written jobStatus FAILED while it runs)."""
+        c, j = s.rj_b.cluster, s.rj_b.job_id
+        return (c is not None and j is not None and s.head[c] is not Head.NONE
+                and s.kv[KvKey(c, j)] in NONTERMINAL_RECS)
 
     # ------------------------------------------------------------ New (C:166-178)
     def _new(s):
@@ -369,8 +377,11 @@ class Operator(RayJobState):
 
     def _submitter_timed_out(s, finished: bool) -> bool:
         """checkSubmitterFinishedTimeoutAndUpdateStatusIfNeeded (C:1263-1286): finishedAt
-        + 30 s has passed and the branch is not terminal yet; Ray's answer is not asked."""
-        return finished and s.t_subfin is Timer.FIRED and s.m_h.phase is Phase.RUNNING
+        + 30 s has passed. Neither Ray's answer nor the phase is looked at: a Failed /
+        SubmissionFailed just set by checkSubmitterAndUpdateStatusIfNeeded is overwritten
+        with jobStatus FAILED and reason JobDeploymentStatusTransitionGracePeriodExceeded,
+        so a later deletion skips StopJob (C:116) although the Ray job may still run."""
+        return finished and s.t_subfin is Timer.FIRED
 
     @action(group="reconcile", fair="weak", calls="Ray head")
     def op_get_job_info(s):
@@ -382,7 +393,7 @@ class Operator(RayJobState):
     def _dashboard_key(s):
         """The record the dashboard URL and status.jobId name, or None if unreachable."""
         c = s.m_b.cluster
-        if not s.m_b.dash or s.head[c] is not Head.SERVING:
+        if not s.m_b.dash or not s._reachable(c):
             return None
         return KvKey(c, s.m_b.job_id)
 
@@ -490,14 +501,13 @@ class Operator(RayJobState):
         if not s.cl_cr[c]:
             s._end(Result.ERROR)                # NotFound
             return False
-        s._set_cluster(c, False, s.head[c])
+        s._cr_deleted(c)
         s._after_cluster_delete()
         return True
 
     def _after_cluster_delete(s):
         if s.m_h.phase in (Phase.COMPLETE, Phase.FAILED):
-            s.ttl_cleanup = True
-            s.ttl_early = s.ttl_early or s.t_ttl is not Timer.FIRED
+            s._ttl_cleanup_done()
             s._end(Result.WAIT)
         else:
             s._delete_job_then_reset(cluster_gone=False)
@@ -543,6 +553,12 @@ class Operator(RayJobState):
         """now >= endTime + ttlSecondsAfterFinished (C:1519-1534)."""
         return s.t_ttl is Timer.FIRED
 
+    def _ttl_cleanup_done(s):
+        """Ghosts of claim 9: a clean-up delete (the RayCluster's, or the RayJob's own with
+        DELETE_RAYJOB_CR_AFTER_JOB_FINISHES) was applied, early if before endTime + TTL."""
+        s.ttl_cleanup = True
+        s.ttl_early = s.ttl_early or s.t_ttl is not Timer.FIRED
+
     @action(group="reconcile", fair="weak", calls="API server")
     def op_delete_rj(s):
         """Models r.Delete(rayJob) when DELETE_RAYJOB_CR_AFTER_JOB_FINISHES is set (C:1538)."""
@@ -551,6 +567,7 @@ class Operator(RayJobState):
 
     def _delete_rj(s) -> bool:
         s.cleanup_overreach = s.cleanup_overreach or not s.delete_rj_after_finish
+        s._ttl_cleanup_done()
         s._user_or_owner_delete()
         s._end(Result.WAIT)
         return True

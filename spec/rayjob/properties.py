@@ -78,13 +78,15 @@ class Properties(RayJobState):
 
     @invariant
     def p9_ttl_respected(s):
-        """Clean-up deletes the RayCluster only after endTime + TTL, and keeps the RayJob
-        and the submitter Job unless DELETE_RAYJOB_CR_AFTER_JOB_FINISHES is set."""
+        """Clean-up deletes the RayCluster (or, with DELETE_RAYJOB_CR_AFTER_JOB_FINISHES,
+        the RayJob itself) only after endTime + TTL, and keeps the RayJob and the submitter
+        Job unless that variable is set."""
         return not s.ttl_early and not s.cleanup_overreach
 
     @invariant
     def p10_finalizer_after_stop(s):
-        """The finalizer is removed only after StopJob was attempted for a non-terminal job."""
+        """The finalizer is removed only after StopJob was attempted for a job that had not
+        ended, neither in the RayJob's status nor in Ray."""
         return not s.fin_wo_stop
 
     @invariant

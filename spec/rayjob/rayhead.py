@@ -107,3 +107,11 @@ class RayHead(RayJobState):
 
     def _serving(s, k: KvKey) -> bool:
         return s.head[k.c] is Head.SERVING
+
+    def _reachable(s, c: ClusterId) -> bool:
+        """Can a call through the dashboard URL reach c's head? The URL names the head
+        Service (FetchHeadServiceURL, U:1022-1054), which the RayCluster owns: the garbage
+        collector deletes it with the head pod, and a terminating pod leaves the Service's
+        endpoints at once, so a head lingering after its CR is served by nobody's URL (its
+        driver still runs). The GC's delay is folded into the CR's deletion."""
+        return s.head[c] is Head.SERVING and s.cl_cr[c]

@@ -5,7 +5,8 @@ SYNC / FRESH / BEHIND and the previous view. A write moves the object's cache to
 (current, but not yet observed: a `stale` fault may still withhold it) with the view it
 replaced kept as the previous one; a read of FRESH makes it SYNC (once observed, a
 version is never withheld again). So each cache moves forward and is at most one
-version (L = 1) behind; L = 0 is a cache that is always current.
+version (L = 1) behind; L = 0 is a cache that is always current. A real informer may lag
+by more than one change; the package docstring says what that leaves out.
 """
 from checker import Const, Ghost, Int, Map, Option, Spec, SpecError, initial
 
@@ -37,6 +38,8 @@ class RayJobState(Spec):
               min=0, max=1)
     F = Const(1, "total budget of faults and user interventions", min=0, max=3)
     stale_spans_time = Const(True, "may 30 s pass while a cache is behind")
+    late_reconcile = Const(False, "may a reconcile owed come after a deadline passed (one "
+                                  "worker, back-off, slow dashboard calls): not a fault")
     track_result = Const(False, "keep the last reconcile result (for liveness)")
 
     # ------------------------------------------------------------ API server

@@ -13,7 +13,7 @@ the head to serve.
 from checker import Int, action, fault, require
 
 from .state import RayJobState
-from .types import (ExitMode, Head, JCond, KvKey, PodSlot, Rec, SubPc, Timer,
+from .types import (ExitMode, JCond, KvKey, PodSlot, Rec, SubPc, Timer,
                     NONTERMINAL_RECS)
 
 
@@ -24,7 +24,7 @@ class Submitter(RayJobState):
 
     def _at(s, p, pc) -> bool:
         pod = s.pods[p]
-        return pod is not None and pod.pc is pc and s.head[pod.target] is Head.SERVING
+        return pod is not None and pod.pc is pc and s._reachable(pod.target)
 
     def _move(s, p, pc):
         s.pods[p] = s.pods[p]._replace(pc=pc)
@@ -59,7 +59,7 @@ class Submitter(RayJobState):
         require(pod is not None and pod.pc is SubPc.SUBMIT)
         s._event()
         k = s._pod_key(p)
-        if s.head[k.c] is Head.SERVING and s._ray_submit(k):
+        if s._reachable(k.c) and s._ray_submit(k):
             s._move(p, SubPc.FOLLOW)
         else:
             s._pod_exit(p, 1)

@@ -5,8 +5,8 @@ pod does; `sdk_*` call `JobSubmissionClient`; the program's effect and exit are 
 the entrypoint waits for (`program.py`); a head restart stops and starts `LocalRay`.
 Spontaneous actions (the driver starting, `ray job logs --follow` ending) are waited
 for. Every call has a timeout: `ray job status` can hang forever on an endpoint that
-accepts connections and never answers (ray-observed.md row 2), and a hang must show as
-an observation the spec does not allow, not as a stuck test run.
+accepts connections and never answers (docs/ray-observed.md row 2), and a hang must show
+as an observation the spec does not allow, not as a stuck test run.
 """
 from __future__ import annotations
 

@@ -4,7 +4,7 @@
 in a session of its own and is stopped by signalling exactly the processes of that
 session and their descendants (job entrypoints run in sessions of their own). Ray
 rewrites `--node-ip-address=127.0.0.1` to the host address for the GCS and raylet
-(ray-observed.md §4.1); the dashboard and Redis bind 127.0.0.1.
+(docs/ray-observed.md §4.1); the dashboard and Redis bind 127.0.0.1.
 """
 from __future__ import annotations
 
