@@ -81,7 +81,7 @@ class ExplicitEngine:
             constants=dict(m.env), stats=stats,
             properties=verdicts(m, opts, search, path_of, deadlock_at, stopped, lassos),
             coverage=coverage(m, fired), stopped=stopped,
-            method="; ".join(filter(None, [self.method, visited.describe()])))
+            method="; ".join(filter(None, [self.method, visited.describe(stats.generated)])))
 
     # ------------------------------------------------------------ the search
 
@@ -211,7 +211,6 @@ class ExplicitEngine:
                             consider(succ, key, here, sc._changed)
                     restore(sc, base)
                 stats.transitions += produced
-                visited.generated += produced
                 if check_deadlock and produced == 0 and deadlock_at is None and \
                         not any(m.holds(t, "terminal") for t in terminals):
                     deadlock_at = st

@@ -29,7 +29,6 @@ class Visited:
         self.mode = mode
         self.exact = mode != "fingerprint"
         self.seen: dict = {}
-        self.generated = 0                      # successors looked up, for the estimate
 
     def __len__(self) -> int:
         return len(self.seen)
@@ -71,17 +70,17 @@ class Visited:
                             "check again with --store exact")
         return found
 
-    def collision_probability(self) -> float | None:
+    def collision_probability(self, generated: int) -> float | None:
         """TLC's optimistic estimate, n * (m - n) / 2^64 for n distinct states among m
-        generated; None while exact."""
+        `generated`; None while exact."""
         if self.exact:
             return None
         n = len(self.seen)
-        return n * max(0, self.generated - n) / 2.0 ** 64
+        return n * max(0, generated - n) / 2.0 ** 64
 
-    def describe(self) -> str | None:
+    def describe(self, generated: int) -> str | None:
         """What the run's summary says about the store, when it holds fingerprints."""
-        p = self.collision_probability()
+        p = self.collision_probability(generated)
         if p is None:
             return None
         return f"64-bit fingerprints, collision probability {p:.1e}"
