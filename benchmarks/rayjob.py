@@ -8,13 +8,17 @@ checkout the distinct states (which must agree), wall and CPU seconds, states/s,
 memory, and the earlier commit's time over ours (> 1.0x: this checkout is faster).
 
     python3 benchmarks/rayjob.py --before d891934
-    python3 benchmarks/rayjob.py --before d891934 models/rayjob/slow/everything_F1.toml
+    python3 benchmarks/rayjob.py --before d891934 --same-spec models/rayjob/slow/everything_F1.toml
+
+`--same-spec` runs the earlier engine on this checkout's spec and model files (the
+spec's state counts move as it gains behaviour; this compares engines alone).
 """
 from __future__ import annotations
 
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -25,11 +29,12 @@ REPO = Path(__file__).resolve().parent.parent
 SLOW = sorted(str(p.relative_to(REPO)) for p in (REPO / "models/rayjob/slow").glob("*.toml"))
 
 
-def run(checkout: Path, model: str, work: Path) -> dict:
-    """One exploration of `model` by the code (and spec) in `checkout`, as a user runs it."""
+def run(checkout: Path, model: str, work: Path, *options: str) -> dict:
+    """One exploration of `model` by the code (and spec) in `checkout`, as a user runs it
+    (with the extra command-line `options`)."""
     out = work / f"{checkout.name}.json"
     cmd = [sys.executable, "-c", "from checker.cli import main; main()", str(checkout / model),
-           "-q", "--json", str(out), "--traces", str(work / "traces")]
+           "-q", "--json", str(out), "--traces", str(work / "traces"), *options]
     start = time.perf_counter()
     proc = subprocess.Popen(cmd, cwd=checkout, env={**os.environ, "PYTHONPATH": str(checkout)},
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
@@ -47,6 +52,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("models", nargs="*", default=SLOW)
     parser.add_argument("--before", required=True, help="the earlier commit (any git revision)")
+    parser.add_argument("--same-spec", action="store_true",
+                        help="run the earlier engine on this checkout's spec and models")
     args = parser.parse_args()
     print(f"{'model':<38} {'checkout':<9} {'distinct':>9} {'wall s':>7} {'cpu s':>7} "
           f"{'states/cpu s':>12} {'peak MiB':>8} {'before/now':>10}")
@@ -54,6 +61,11 @@ def main() -> None:
         work, before = Path(tmp), Path(tmp) / "before"
         subprocess.run(["git", "worktree", "add", "--detach", "-q", str(before), args.before],
                        cwd=REPO, check=True)
+        if args.same_spec:
+            shutil.rmtree(before / "spec")
+            shutil.copytree(REPO / "spec", before / "spec")
+            for model in args.models:
+                shutil.copy(REPO / model, before / model)
         try:
             for model in args.models:
                 rows = {"before": run(before, model, work), "now": run(REPO, model, work)}

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import re
 import shlex
 import sys
@@ -29,6 +28,7 @@ from .model import load_model
 from . import pipeline
 from .cli_conform import conform
 from .cli_gate import gate, mutants
+from .parallel import cores
 from .store import STORES
 from .render import console, fail, print_result, print_trace, progress_printer
 from .trace import replay as replay_trace
@@ -132,9 +132,14 @@ def _not_nan(ctx, param, value):
               help="Visited states of the interpreter: kept whole (exact), as 64-bit "
                    "fingerprints, or auto: exact up to 262,144 states, then fingerprints. "
                    "Liveness keeps them whole.")
+@click.option("--workers", type=click.IntRange(min=1), default=cores(),
+              show_default="every core",
+              help="Processes for the explicit search: a level of 4,096 states or more is "
+                   "split among them by fingerprint (same counts and verdicts as one; "
+                   "liveness and --store exact run in one).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress lines on stderr.")
 def check(model, consts, json_path, trace_dir, max_states, max_seconds, deadlock, properties,
-          engine, store, quiet):
+          engine, store, workers, quiet):
     """Explore every interleaving of MODEL and give each property a verdict."""
     out, err = console(), console(stderr=True)
     check_writable(json_path, trace_dir)
@@ -151,6 +156,7 @@ def check(model, consts, json_path, trace_dir, max_states, max_seconds, deadlock
         m.engine = engine
     if store:
         m.options.store = store
+    m.options.workers = workers
     result = pipeline.check(m, trace_dir, None if quiet else progress_printer(err)).result
     print_result(out, result)
     for p in result.properties:

@@ -18,6 +18,7 @@ from .fastpath import DISABLED
 from . import liveness
 from .machine import LIVENESS_KINDS, Machine, truth
 from .options import CheckOptions
+from .parallel import Partitioned, can_fork
 from .results import Coverage, PropertyResult, RunResult, Stats, Verdict
 from .store import Visited, fingerprint
 from .trace import build_trace
@@ -50,9 +51,11 @@ class ExplicitEngine:
         """`method` says, in the result, why this engine runs the model."""
         self.machine, self.options, self.progress = machine, options, progress
         self.method = method
+        self.workers = options.workers
 
     def check(self, model_name: str = "") -> RunResult:
         m, opts = self.machine, self.options
+        self.notes: list[str] = []             # how the search ran, for the summary line
         search = Search(m, opts)
         stats = Stats()
         fired = [0] * len(m.all_bindings)      # indexed by Binding.index
@@ -81,147 +84,208 @@ class ExplicitEngine:
             constants=dict(m.env), stats=stats,
             properties=verdicts(m, opts, search, path_of, deadlock_at, stopped, lassos),
             coverage=coverage(m, fired), stopped=stopped,
-            method="; ".join(filter(None, [self.method, visited.describe(stats.generated)])))
+            method="; ".join(filter(None, [self.method, *self.notes,
+                                           visited.describe(stats.generated)])))
 
     # ------------------------------------------------------------ the search
 
     def _bfs(self, search, stats, fired, visited, steps, started):
-        """The search; `steps`, when not None, receives per state the (binding index,
-        successor) of each step that changes it, constraint or not."""
+        """The search, level by level; on to worker processes (`checker.parallel`) once
+        a level is large enough, when the run allows it."""
         m, opts = self.machine, self.options
-        sc, oracle = m.scratch, m.oracle
-        load, encode, restore = m.load, m._encode, m.restore
-        constraints, terminals = m.constraints, m.terminals
-        bindings = [(b.index, b.guard, b.body, b.label) for b in m.bindings]
-        dispatch = Dispatch([b.selectors for b in m.bindings], m.variables)
-        check_deadlock = opts.deadlock
-        max_states = opts.max_states or float("inf")
-        max_depth = opts.max_depth or float("inf")
         deadline = started + opts.max_seconds if opts.max_seconds else float("inf")
-        next_report = started + 2.0
+        bfs = BreadthFirst(m, opts, search, stats, fired, visited, steps, deadline, self.progress)
+        level = bfs.initial_level()
+        parallel = self.workers > 1 and self._parallel_allowed(steps, visited)
+        while level:
+            if parallel and len(level) >= PARALLEL_FROM:
+                self.notes.append(f"{self.workers} worker processes from depth {stats.depth}")
+                return Partitioned(bfs, self.workers).run(level, started)
+            stopped = bfs.run_level(level, started)
+            if stopped:
+                return bfs.deadlock_at, stopped
+            level = bfs.take_next_level()
+            if level:
+                if stats.depth >= (opts.max_depth or float("inf")):
+                    return bfs.deadlock_at, f"depth limit {opts.max_depth} reached"
+                stats.depth += 1
+            visited.compact_if_large()
+        return bfs.deadlock_at, None
+
+    def _parallel_allowed(self, steps, visited) -> bool:
+        """Workers keep fingerprints and report no graph: say why one process runs."""
+        why = ("liveness reads the whole state graph" if steps is not None else
+               "--store exact" if visited.mode == "exact" else
+               "this platform cannot fork" if not can_fork() else None)
+        if why:
+            self.notes.append(f"one process: {why}")
+        return why is None
+
+
+class BreadthFirst:
+    """One search's state between levels (pending properties, the visited store, what was
+    found) and the expansion of a level: the interpreter's hot loop. The single process
+    runs every level with it; each worker process of `checker.parallel` runs its share.
+
+    `steps`, when not None, receives per state the (binding index, successor) of each
+    step that changes it, constraint or not (for liveness)."""
+
+    def __init__(self, machine: Machine, options: CheckOptions, search: Search, stats: Stats,
+                 fired: list[int], visited: Visited, steps: dict | None, deadline: float,
+                 progress: Callable[[Stats], None] | None):
+        self.machine, self.options, self.search, self.stats = machine, options, search, stats
+        self.fired, self.visited, self.steps = fired, visited, steps
+        self.deadline, self.progress = deadline, progress
+        self.deadlock_at: tuple | None = None
         invariants, reachables = search.pending()
         # true (an invariant) or false (a witness) whatever the state: nothing to check
-        invariants = [p for p in invariants if m.constant(p.fn) is not True]
-        reachables = [p for p in reachables if m.constant(p.fn) is not False]
-        deadlock_at = None
+        self.invariants = [p for p in invariants if machine.constant(p.fn) is not True]
+        self.reachables = [p for p in reachables if machine.constant(p.fn) is not False]
+        self.bindings = [(b.index, b.guard, b.body, b.label, *machine.codecs(b.writes))
+                         for b in machine.bindings]
+        self.dispatch = Dispatch([b.selectors for b in machine.bindings], machine.variables)
+        self.next_level: list[tuple] = []
 
-        def admit(st, key, parent, changed):
-            """Record a new state (scratch holds it) under `key`, its parent's key
-            `parent`; check the pending properties that read a variable in `changed` (a
-            bit per variable the step changed; a pending property read nothing else that
-            changed, so its value is its parent's)."""
-            nonlocal invariants, reachables
-            seen[key] = parent
-            for p in invariants:                         # m.holds, inlined: the hot loop
-                if not p.reads & changed:
+    def initial_level(self) -> list[tuple]:
+        m, visited = self.machine, self.visited
+        for st in m.initial_states():
+            self.stats.initial_states += 1
+            key = visited.key(st)
+            if key not in visited.seen:
+                m.load(m.scratch, st)
+                self.consider(st, key, None, EVERY_VARIABLE)
+        if not self.next_level:
+            raise m.no_initial_state()
+        self.stats.depth = 1
+        return self.take_next_level()
+
+    def take_next_level(self) -> list[tuple]:
+        level, self.next_level = self.next_level, []
+        return level
+
+    def admit(self, st, key, parent, changed):
+        """Record a new state (the scratch holds it) under `key`, its parent's key
+        `parent`; check the pending properties that read a variable in `changed` (a bit
+        per variable the step changed; a pending property read nothing else that changed,
+        so its value is its parent's)."""
+        m = self.machine
+        self.visited.seen[key] = parent
+        sc = m.scratch
+        for p in self.invariants:                     # m.holds, inlined: the hot loop
+            if not p.reads & changed:
+                continue
+            try:
+                ok = p.fn(sc)
+            except SPEC_FAILURES as e:
+                raise m.error_in(p.name, e) from None
+            if ok is not True and not truth(ok, p.name, p.fn):
+                self.search.found[p.name] = st
+                self.invariants = [q for q in self.invariants if q is not p]
+        for p in self.reachables:
+            if p.reads & changed and m.holds(p.fn, p.name):
+                self.search.found[p.name] = st
+                self.reachables = [q for q in self.reachables if q is not p]
+
+    def consider(self, st, key, parent, changed):
+        """A successor not seen before, held by the scratch: store it if in the constraint."""
+        m = self.machine
+        if m.constraints and not all(m.holds(c, "constraint") for c in m.constraints):
+            return
+        self.admit(st, key, parent, changed)
+        self.next_level.append(st)
+
+    def run_level(self, level: list[tuple], started: float, elsewhere=None) -> str | None:
+        """Expand every state of `level` (new states go to `next_level`); says why the
+        search must stop, or None.
+
+        `elsewhere(key, succ, parent, changed)`, when given, says whether a successor
+        belongs to another worker (and takes it): then it is not looked up here."""
+        m, opts, stats, fired, steps = self.machine, self.options, self.stats, self.fired, self.steps
+        sc, oracle = m.scratch, m.oracle
+        load, restore = m.load, m.restore
+        bindings, candidates = self.bindings, self.dispatch.candidates
+        visited = self.visited
+        seen, exact = visited.seen, visited.exact
+        consider = self.consider
+        check_deadlock, terminals = opts.deadlock, m.terminals
+        max_states = opts.max_states or float("inf")
+        deadline = self.deadline
+        next_report = time.perf_counter() + 1.0
+        for n, st in enumerate(level):
+            if len(seen) >= max_states:
+                return f"state limit {opts.max_states} reached"
+            if n & 255 == 0:
+                now = time.perf_counter()
+                if now > deadline:
+                    return f"time limit {opts.max_seconds:g} s reached"
+                if self.progress and now >= next_report:
+                    stats.seconds, stats.distinct_states = now - started, len(seen)
+                    stats.queue = len(level) - n + len(self.next_level)
+                    self.progress(stats)
+                    next_report = now + 1.0
+            base = load(sc, st)
+            produced = 0
+            here = st if exact else fingerprint(st)
+            if steps is not None:
+                taken = steps[st] = []
+            tried = candidates(st)                      # in binding order, lowest bit first
+            while tried:
+                low = tried & -tried
+                tried ^= low
+                index, guard, body, label, encode, undo = bindings[low.bit_length() - 1]
+                try:
+                    if guard is not None and not guard(sc):
+                        continue
+                    oracle.taken = None
+                    try:
+                        result = body(sc)
+                    except Disabled:
+                        result = DISABLED
+                except SPEC_FAILURES as e:
+                    restore(sc, base)
+                    raise m.error_in(label, e) from None
+                if oracle.taken is not None:             # it chose: run it once per choice
+                    restore(sc, base)
+                    outcomes = [succ for _, succ in m.run(body, label, st, base)]
+                    produced += len(outcomes)
+                    fired[index] += len(outcomes)
+                    for succ in outcomes:
+                        if steps is not None and succ != st:
+                            taken.append((index, succ))
+                        key = succ if exact else fingerprint(succ)
+                        changed = changed_between(st, succ)
+                        if elsewhere is not None and elsewhere(key, succ, here, changed):
+                            continue
+                        if key not in seen:
+                            load(sc, succ)
+                            consider(succ, key, here, changed)
+                    base = load(sc, st)
+                    continue
+                if result is DISABLED:
+                    undo(sc, base)
                     continue
                 try:
-                    ok = p.fn(sc)
-                except SPEC_FAILURES as e:
-                    raise m.error_in(p.name, e) from None
-                if ok is not True and not truth(ok, p.name, p.fn):
-                    search.found[p.name] = st
-                    invariants = [q for q in invariants if q is not p]
-            for p in reachables:
-                if p.reads & changed and m.holds(p.fn, p.name):
-                    search.found[p.name] = st
-                    reachables = [q for q in reachables if q is not p]
+                    succ = encode(sc, base, st)
+                except Exception:
+                    succ = m.encode(sc, base, st, label)   # raises, naming the variable
+                produced += 1
+                fired[index] += 1
+                if steps is not None and succ != st:
+                    taken.append((index, succ))
+                if succ is not st:
+                    key = succ if exact else fingerprint(succ)
+                    if (elsewhere is None or not elsewhere(key, succ, here, sc._changed)) \
+                            and key not in seen:
+                        consider(succ, key, here, sc._changed)
+                undo(sc, base)
+            stats.transitions += produced
+            if check_deadlock and produced == 0 and self.deadlock_at is None and \
+                    not any(m.holds(t, "terminal") for t in terminals):
+                self.deadlock_at = st
+        return None
 
-        def consider(st, key, parent, changed):
-            """A successor not seen before, held by the scratch: store it if in the constraint."""
-            if constraints and not all(m.holds(c, "constraint") for c in constraints):
-                return
-            admit(st, key, parent, changed)
-            next_level.append(st)
 
-        seen, exact = visited.seen, visited.exact
-        level = next_level = []
-        for st in m.initial_states():
-            stats.initial_states += 1
-            key = st if exact else fingerprint(st)
-            if key not in seen:
-                load(sc, st)
-                consider(st, key, None, EVERY_VARIABLE)
-        if not level:
-            raise m.no_initial_state()
-        stats.depth = 1
-        while level:
-            next_level = []
-            for n, st in enumerate(level):
-                if len(seen) >= max_states:
-                    return deadlock_at, f"state limit {opts.max_states} reached"
-                if n & 255 == 0:
-                    now = time.perf_counter()
-                    if now > deadline:
-                        return deadlock_at, f"time limit {opts.max_seconds:g} s reached"
-                    if self.progress and now >= next_report:
-                        stats.seconds, stats.distinct_states = now - started, len(seen)
-                        stats.queue = len(level) - n + len(next_level)
-                        self.progress(stats)
-                        next_report = now + 1.0
-                base = load(sc, st)
-                produced = 0
-                here = st if exact else fingerprint(st)
-                if steps is not None:
-                    taken = steps[st] = []
-                tried = dispatch.candidates(st)            # in binding order, lowest bit first
-                while tried:
-                    low = tried & -tried
-                    tried ^= low
-                    index, guard, body, label = bindings[low.bit_length() - 1]
-                    try:
-                        if guard is not None and not guard(sc):
-                            continue
-                        oracle.taken = None
-                        try:
-                            result = body(sc)
-                        except Disabled:
-                            result = DISABLED
-                    except SPEC_FAILURES as e:
-                        restore(sc, base)
-                        raise m.error_in(label, e) from None
-                    if oracle.taken is not None:         # it chose: run it once per choice
-                        restore(sc, base)
-                        outcomes = [succ for _, succ in m.run(body, label, st, base)]
-                        produced += len(outcomes)
-                        fired[index] += len(outcomes)
-                        for succ in outcomes:
-                            if steps is not None and succ != st:
-                                taken.append((index, succ))
-                            key = succ if exact else fingerprint(succ)
-                            if key not in seen:
-                                load(sc, succ)
-                                consider(succ, key, here, changed_between(st, succ))
-                        base = load(sc, st)
-                        continue
-                    if result is DISABLED:
-                        restore(sc, base)
-                        continue
-                    try:
-                        succ = encode(sc, base, st)
-                    except Exception:
-                        succ = m.encode(sc, base, st, label)   # raises, naming the variable
-                    produced += 1
-                    fired[index] += 1
-                    if steps is not None and succ != st:
-                        taken.append((index, succ))
-                    if succ is not st:
-                        key = succ if exact else fingerprint(succ)
-                        if key not in seen:
-                            consider(succ, key, here, sc._changed)
-                    restore(sc, base)
-                stats.transitions += produced
-                if check_deadlock and produced == 0 and deadlock_at is None and \
-                        not any(m.holds(t, "terminal") for t in terminals):
-                    deadlock_at = st
-            if next_level:
-                if stats.depth >= max_depth:
-                    return deadlock_at, f"depth limit {opts.max_depth} reached"
-                stats.depth += 1
-            if visited.compact_if_large():
-                seen, exact = visited.seen, visited.exact
-            level = next_level
-        return deadlock_at, None
+PARALLEL_FROM = 1000       # a level this large goes to the worker processes (if more than one)
 
 
 def verdicts(m: Machine, options: CheckOptions, search: Search, path_of, deadlock_at,

@@ -66,6 +66,7 @@ class Binding:
     fair_when: Callable | None = None  # ... of its steps from states where this holds
     calls: str | None = None           # the actor it calls, for diagrams
     selectors: tuple = ()              # its guard's tests of one location each (dispatch)
+    writes: int = -1                   # a bit per variable it may write (-1: any; see `reads`)
 
     @property
     def args(self) -> tuple:
@@ -317,25 +318,34 @@ class Machine:
         instances = list(itertools.product(*(d.values for d in domains)))
         labels = [tuple((p, d.show(v)) for p, d, v in zip(params, domains, combo)) for combo in instances]
         read = state_reads(fn, members, {v.name for v in self.variables})
-        mask = -1 if not read else sum(1 << v.index for v in self.variables if v.name in read)
-        return Property(name, kind, fn, where_defined(fn), instances, labels, mask)
+        # one that reads nothing is evaluated everywhere (-1): no step would change it,
+        # so with a bit per variable it would not be evaluated even in the initial states
+        return Property(name, kind, fn, where_defined(fn), instances, labels, self._mask(read or None))
+
+    def _mask(self, names: frozenset[str] | None) -> int:
+        """A bit per variable named; -1 (every bit) for None, "not known"."""
+        if names is None:
+            return -1
+        return sum(1 << v.index for v in self.variables if v.name in names)
 
     def _collect_bindings(self, roles, members):
         bindings = []
         variable_domains = {v.name: v.domain for v in self.variables}
+        names = set(variable_domains)
         for name, (fn, role) in roles.items():
             if role.kind not in (Kind.ACTION, Kind.FAULT):
                 continue
             params, domains = self._parameters(f"action {name}", fn, members)
             guard, body = split_guard(fn)
             conditions, state = leading_conditions(fn, members)
+            writes = self._mask(state_reads(fn, members, names))   # names it, or keeps it
             for combo in itertools.product(*(d.values for d in domains)):
                 bindings.append(Binding(
                     len(bindings), name, role.kind, role.group, tuple(zip(params, combo)),
                     tuple((p, d.show(v)) for p, d, v in zip(params, domains, combo)),
                     fn, bake(guard, combo), bake(body, combo), role.fair, role.fair_when,
                     role.calls, selectors(fn, conditions, state, dict(zip(params, combo)),
-                                          variable_domains)))
+                                          variable_domains), writes))
         return bindings
 
     # ------------------------------------------------------------ generated codecs
@@ -344,20 +354,13 @@ class Machine:
         names = [v.name for v in self.variables]
         self.state_cls = type(f"{self.spec_cls.__name__}State", (self.spec_cls,),
                               {"__slots__": tuple(names) + ("_undo", "_changed"), **self.env})
-        ns: dict[str, Any] = {"NO_ARG": NO_ARG, "CACHE": DECODE_CACHE}
-        load, enc = [], []
+        ns: dict[str, Any] = {"CACHE": DECODE_CACHE}
+        load = []
         for v in self.variables:
             i, d = v.index, v.domain
-            ns[f"E{i}"] = d.encode
             if d.scalar:
                 ns[f"T{i}"] = d.values
                 load.append(f"    sc.{v.name} = T{i}[st[{i}]]")
-                enc.append(f"    x = sc.{v.name}\n"
-                           f"    if x is base[{i}]:\n"
-                           f"        c{i} = st[{i}]\n"
-                           f"    else:\n"
-                           f"        c{i} = E{i}(x)\n"
-                           f"        changed |= {1 << i}")
             else:
                 ns[f"D{i}"], ns[f"C{i}"] = d.decode, {}
                 load.append(f"    c = st[{i}]\n"
@@ -367,19 +370,52 @@ class Machine:
                             f"        if len(C{i}) < CACHE:\n"
                             f"            C{i}[c] = x\n"
                             f"    sc.{v.name} = x")
+        src = "\n".join(["def load(sc, st):", *load, f"    return ({', '.join(f'sc.{n}' for n in names)},)"])
+        exec(compile(src, f"<codecs of {self.spec_cls.__name__}>", "exec"), ns)
+        self.load = ns["load"]
+        self._codecs: dict[int, tuple[Callable, Callable]] = {}
+        self._encode, self.restore = self.codecs(-1)
+
+    def codecs(self, writes: int) -> tuple[Callable, Callable]:
+        """`encode(sc, base, st)` and `restore(sc, base)` for steps that write only the
+        variables in `writes` (a bit per variable; -1: any): the others keep their codes
+        and are not reset, so a step costs its own writes, not the state's size."""
+        if writes not in self._codecs:
+            self._codecs[writes] = self._generate_step_codecs(
+                [v for v in self.variables if writes >> v.index & 1])
+        return self._codecs[writes]
+
+    def _generate_step_codecs(self, written: list[Variable]) -> tuple[Callable, Callable]:
+        ns: dict[str, Any] = {"NO_ARG": NO_ARG}
+        enc, reset, parts, copied = [], [], [], 0
+        for v in written:
+            i = v.index
+            ns[f"E{i}"] = v.domain.encode
+            if v.domain.scalar:
+                enc.append(f"    x = sc.{v.name}\n"
+                           f"    if x is base[{i}]:\n"
+                           f"        c{i} = st[{i}]\n"
+                           f"    else:\n"
+                           f"        c{i} = E{i}(x)\n"
+                           f"        changed |= {1 << i}")
+            else:
                 enc.append(f"    x = sc.{v.name}\n"
                            f"    if x is base[{i}] and x._touched is None:\n"
                            f"        c{i} = st[{i}]\n"
                            f"    else:\n"
                            f"        c{i} = x.code() if x is base[{i}] else E{i}(x)\n"
                            f"        changed |= {1 << i}")
-        slots = ", ".join(f"sc.{n}" for n in names)
-        codes = ", ".join(f"c{v.index}" for v in self.variables)
+            reset.append(f"    sc.{v.name} = base[{i}]")
+            if copied < i:
+                parts.append(f"*st[{copied}:{i}]")
+            parts.append(f"c{i}")
+            copied = i + 1
+        if copied < len(self.variables):
+            parts.append(f"*st[{copied}:]")
         src = "\n".join([
-            "def load(sc, st):", *load, f"    return ({slots},)",
             "def encode(sc, base, st):", "    changed = 0", *enc,
             "    sc._changed = changed",                     # a bit per variable written
-            f"    return ({codes},) if changed else st",     # a self-loop: the state itself
+            f"    return ({', '.join(parts)},) if changed else st",   # a self-loop: the state itself
             "def restore(sc, base):",
             "    undo = sc._undo",
             "    if undo:",
@@ -387,10 +423,10 @@ class Machine:
             "            fn(c, k) if old is NO_ARG else fn(c, k, old)",
             "            c._touched = None",
             "        undo.clear()",
-            f"    {slots}, = base",
+            *reset,
         ])
         exec(compile(src, f"<codecs of {self.spec_cls.__name__}>", "exec"), ns)
-        self.load, self._encode, self.restore = ns["load"], ns["encode"], ns["restore"]
+        return ns["encode"], ns["restore"]
 
     def encode(self, sc, base, st, label):
         """The successor's code; a value outside its domain names the action and variable."""

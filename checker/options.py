@@ -14,3 +14,4 @@ class CheckOptions:
     max_seconds: float | None = None
     max_depth: int | None = None
     store: str = "auto"                         # visited states: exact, fingerprint, or auto
+    workers: int = 1                            # processes for the explicit search's large levels

@@ -41,11 +41,17 @@ class Visited:
         levels). True if it switched."""
         if not (self.exact and self.mode == "auto" and len(self.seen) > FINGERPRINT_AFTER):
             return False
+        self.to_fingerprints()
+        return True
+
+    def to_fingerprints(self) -> None:
+        """Keep fingerprints from now on (a no-op if it already does)."""
+        if not self.exact:
+            return
         prints = {st: fingerprint(st) for st in self.seen}   # one int object per state,
         self.seen = {prints[st]: None if parent is None else prints[parent]   # shared
                      for st, parent in self.seen.items()}
         self.exact = False
-        return True
 
     def path(self, st: tuple, initial: Callable[[], Iterable[tuple]],
              successors: Callable[[tuple], Iterable[tuple]]) -> list[tuple]:

@@ -1,0 +1,240 @@
+"""The breadth-first search on several cores: states partitioned by fingerprint.
+
+Once a level is large (`explorer.PARALLEL_FROM` states), the search forks `n` worker
+processes. Worker w owns the states whose 64-bit fingerprint is w modulo n: it keeps
+their part of the visited store and expands them. A successor owned by another worker
+is sent to it at the end of the level (this process routes the batches, unread); the
+owner keeps it if new. Levels stay synchronous, so a property is decided at the same
+depth as by one process: counterexamples stay shortest, and the counts are the same.
+As with TLC's workers, the store then holds fingerprints; when the search ends the
+workers' parts are gathered here, and traces are rebuilt from them as usual.
+
+What a process pool costs: a successor crossing workers is pickled once and unpickled
+once (about 3 us and 150 bytes on RayJob); states found new are loaded and checked by
+their owner.
+"""
+from __future__ import annotations
+
+import dataclasses
+import multiprocessing
+import os
+import pickle
+import signal
+import time
+import traceback
+
+from .errors import CheckerError, SpecError
+from .store import fingerprint
+
+
+def cores() -> int:
+    """The processors this process may run on (a container's share, not the machine's)."""
+    affinity = getattr(os, "sched_getaffinity", None)
+    return len(affinity(0)) if affinity else os.cpu_count() or 1
+
+
+def can_fork() -> bool:
+    """Workers are forked: they start with the bound spec and the search so far."""
+    return "fork" in multiprocessing.get_all_start_methods()
+
+
+class Partitioned:
+    """Run the rest of a `BreadthFirst` search on `workers` processes."""
+
+    def __init__(self, bfs, workers: int):
+        self.bfs, self.n = bfs, workers
+        self.conns: list = []
+        self.procs: list = []
+        self.owed: list[int] = []            # replies each worker still owes
+
+    def run(self, level: list[tuple], started: float) -> tuple[tuple | None, str | None]:
+        """Search on from `level` (the next level to expand, already admitted):
+        (a deadlock state or None, why the search stopped or None)."""
+        bfs, n = self.bfs, self.n
+        bfs.visited.to_fingerprints()
+        ctx = multiprocessing.get_context("fork")
+        shares = [[] for _ in range(n)]
+        for st in level:
+            shares[fingerprint(st) % n].append(st)
+        for w in range(n):
+            here, there = ctx.Pipe()
+            proc = ctx.Process(target=_worker, args=(bfs, w, n, shares[w], there, started),
+                               daemon=True)
+            proc.start()
+            there.close()
+            self.conns.append(here)
+            self.procs.append(proc)
+            self.owed.append(0)
+        found_before, deadlock_before = set(bfs.search.found), bfs.deadlock_at
+        stopped = None
+        try:
+            stopped = self._levels(started)
+        except KeyboardInterrupt:
+            stopped = "interrupted (Ctrl-C)"
+        except WorkerLost as e:
+            # its part of the store is gone, and with it the traces of what was found
+            # since the fork (the store as it was before stays here, for earlier findings)
+            stopped = e.message
+            for name in set(bfs.search.found) - found_before:
+                del bfs.search.found[name]
+            bfs.deadlock_at = deadlock_before
+        finally:
+            self._gather()
+        return bfs.deadlock_at, stopped
+
+    def _levels(self, started: float) -> str | None:
+        bfs, stats, opts = self.bfs, self.bfs.stats, self.bfs.options
+        max_states = opts.max_states or float("inf")
+        max_depth = opts.max_depth or float("inf")
+        while True:
+            pending = [p.name for p in bfs.invariants + bfs.reachables]
+            replies = self._ask([("expand", pending)] * self.n)
+            stopped = next((r["stopped"] for r in replies if r["stopped"]), None)
+            self._take(replies)
+            if stopped:
+                return stopped
+            inboxes = [[r["out"][w] for r in replies if r["out"][w]] for w in range(self.n)]
+            replies = self._ask([("receive", inbox) for inbox in inboxes])
+            self._take(replies)
+            distinct = sum(r["distinct"] for r in replies)
+            stats.distinct_states = distinct
+            stats.queue = sum(r["level"] for r in replies)
+            if bfs.progress:
+                stats.seconds = time.perf_counter() - started
+                bfs.progress(stats)
+            if not stats.queue:
+                return None
+            if distinct >= max_states:
+                return f"state limit {opts.max_states} reached"
+            if stats.depth >= max_depth:
+                return f"depth limit {opts.max_depth} reached"
+            stats.depth += 1
+
+    def _take(self, replies) -> None:
+        """What the workers found: in worker order, the first finding of each property
+        (every worker reports findings at the same depth, all shortest)."""
+        bfs = self.bfs
+        for r in replies:
+            bfs.stats.transitions += r["transitions"]
+            for name, st in r["found"].items():
+                bfs.search.found.setdefault(name, st)
+            if bfs.deadlock_at is None and r["deadlock"] is not None:
+                bfs.deadlock_at = r["deadlock"]
+        found = bfs.search.found
+        bfs.invariants = [p for p in bfs.invariants if p.name not in found]
+        bfs.reachables = [p for p in bfs.reachables if p.name not in found]
+
+    def _gather(self) -> None:
+        """Each live worker's part of the store and its firing counts, then stop them."""
+        bfs = self.bfs
+        try:
+            for w, proc in enumerate(self.procs):
+                if not proc.is_alive():
+                    continue
+                while self.owed[w]:                  # an answer to a question no longer asked
+                    self._receive(w)
+                self.conns[w].send(("gather",))
+                self.owed[w] += 1
+                part = self._receive(w)
+                bfs.visited.seen.update(part["seen"])
+                for i, count in enumerate(part["fired"]):
+                    bfs.fired[i] += count
+        finally:
+            for conn in self.conns:
+                try:
+                    conn.send(("stop",))
+                except OSError:
+                    pass
+            for proc in self.procs:
+                proc.join(timeout=5)
+                if proc.is_alive():
+                    proc.kill()
+
+    def _ask(self, messages: list) -> list[dict]:
+        """Send each worker its message, then collect the replies: they work meanwhile."""
+        for w, message in enumerate(messages):
+            self.conns[w].send(message)
+            self.owed[w] += 1
+        return [self._receive(w) for w in range(self.n)]
+
+    def _receive(self, w: int) -> dict:
+        try:
+            reply = self.conns[w].recv()
+        except (EOFError, OSError):
+            self.procs[w].join(timeout=1)
+            raise WorkerLost(f"worker process {w} died (exit code {self.procs[w].exitcode})")
+        self.owed[w] -= 1
+        if reply[0] == "error":
+            _, cls, message, where = reply
+            raise cls(message, where)
+        return reply[1]
+
+
+SENT_MEMORY = 1 << 20      # fingerprints a worker remembers having sent (then it forgets)
+
+
+class WorkerLost(CheckerError):
+    """A worker process ended without answering: the search cannot go on."""
+
+
+def _worker(bfs, me: int, n: int, level: list[tuple], conn, started: float) -> None:
+    """A worker: expand its share of each level, keep what it owns, until told to stop."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)          # the parent handles Ctrl-C
+    bfs.options = dataclasses.replace(bfs.options, max_states=None)   # counted by the parent
+    bfs.progress = None
+    bfs.fired = [0] * len(bfs.fired)                       # counted from here on
+    seen = bfs.visited.seen = {k: v for k, v in bfs.visited.seen.items() if k % n == me}
+    m = bfs.machine
+    outboxes: list[dict] = []
+    sent: set[int] = set()               # recently sent: their owners have them already
+
+    def elsewhere(key, succ, parent, changed) -> bool:
+        owner = key % n
+        if owner == me:
+            return False
+        if key not in sent:
+            if len(sent) >= SENT_MEMORY:
+                sent.clear()
+            sent.add(key)
+            outboxes[owner][key] = (succ, key, parent, changed)
+        return True
+
+    def found_since(before: set) -> dict:
+        return {k: v for k, v in bfs.search.found.items() if k not in before}
+
+    while True:
+        message = conn.recv()
+        try:
+            if message[0] == "expand":
+                pending = set(message[1])
+                bfs.invariants = [p for p in bfs.invariants if p.name in pending]
+                bfs.reachables = [p for p in bfs.reachables if p.name in pending]
+                before, transitions = set(bfs.search.found), bfs.stats.transitions
+                deadlock = bfs.deadlock_at
+                outboxes[:] = [{} for _ in range(n)]
+                stopped = bfs.run_level(level, started, elsewhere)
+                reply = {"out": [pickle.dumps(list(box.values()), pickle.HIGHEST_PROTOCOL)
+                                 if box else None for box in outboxes],
+                         "stopped": stopped, "found": found_since(before),
+                         "transitions": bfs.stats.transitions - transitions,
+                         "deadlock": bfs.deadlock_at if deadlock is None else None}
+            elif message[0] == "receive":
+                before = set(bfs.search.found)
+                for batch in message[1]:
+                    for succ, key, parent, changed in pickle.loads(batch):
+                        if key not in seen:
+                            m.load(m.scratch, succ)
+                            bfs.consider(succ, key, parent, changed)
+                level = bfs.take_next_level()
+                reply = {"found": found_since(before), "transitions": 0, "deadlock": None,
+                         "distinct": len(seen), "level": len(level)}
+            elif message[0] == "gather":
+                reply = {"seen": seen, "fired": bfs.fired}
+            else:
+                return
+            conn.send(("ok", reply))
+        except CheckerError as e:
+            conn.send(("error", type(e), e.message, e.where))
+        except Exception as e:                                  # a bug here, not the user's
+            conn.send(("error", SpecError, f"worker {me}: {type(e).__name__}: {e}\n"
+                                           f"{traceback.format_exc()}", None))

@@ -1,0 +1,116 @@
+"""The search on several worker processes: the same counts, verdicts, shortest trace
+lengths and coverage as one process; errors from a worker are the user's one line; a
+worker that dies leaves `unknown`, never a wrong verdict."""
+from __future__ import annotations
+
+import dataclasses
+import os
+
+import pytest
+
+import checker.explorer
+from checker import Int, Spec, action, invariant, reachable
+from checker.errors import SpecError
+from checker.explorer import ExplicitEngine
+from checker.machine import Machine
+from checker.model import load_model
+from checker.options import CheckOptions
+from checker.results import Verdict
+from checker.trace import replay
+from conftest import ROOT
+
+MODELS = [f"examples/models/{p.name}" for p in sorted((ROOT / "examples/models").glob("*.toml"))] + \
+         ["models/rayjob.toml", "models/rayjob/suspend_F2.toml", "models/rayjob/live_happy_F0.toml"]
+PARENT = os.getpid()
+
+
+@pytest.fixture(autouse=True)
+def parallel_from_the_first_level(monkeypatch):
+    """Small models too go to the workers, right after their initial states."""
+    monkeypatch.setattr(checker.explorer, "PARALLEL_FROM", 1)
+
+
+def outcome(result):
+    """What must not depend on the number of processes (the states on a trace may: any
+    shortest counterexample is one)."""
+    s = result.stats
+    return {"stats": (s.initial_states, s.distinct_states, s.generated, s.depth, s.complete),
+            "verdicts": {p.name: (p.verdict, p.reason, p.trace and len(p.trace.steps))
+                         for p in result.properties},
+            "coverage": result.coverage.fired}
+
+
+def run(machine, options, workers):
+    return ExplicitEngine(machine, dataclasses.replace(options, workers=workers)).check()
+
+
+@pytest.mark.parametrize("path", MODELS)
+def test_two_workers_search_as_one_process_does(path):
+    model = load_model(ROOT / path)
+    machine = model.machine()
+    one = run(machine, dataclasses.replace(model.options, store="fingerprint"), 1)
+    two = run(machine, model.options, 2)
+    assert outcome(two) == outcome(one)
+    liveness = any(p.kind in ("eventually", "leads_to") for p in two.properties)
+    assert ("one process: liveness" if liveness else "2 worker processes") in two.method
+    for p in two.properties:
+        if p.trace is not None and p.trace.loop is None:
+            assert replay(machine, p.trace).ok, p.name
+
+
+class Grid(Spec):
+    """A walk on a grid: levels grow, so every depth is split between the workers."""
+    x: Int[0, 12] = 0
+    y: Int[0, 12] = 0
+
+    @action
+    def right(s):
+        s.x = min(12, s.x + 1)
+
+    @action
+    def up(s):
+        s.y = min(12, s.y + 1)
+
+    @invariant
+    def not_far(s):
+        return s.x + s.y < 20
+
+    @reachable
+    def corner(s):
+        return s.x == 12 and s.y == 12
+
+
+class Raises(Grid):
+    @action
+    def jump(s):
+        if s.x == 9 and s.y == 4:
+            raise ZeroDivisionError("9 / 4")
+
+
+class WorkerDies(Grid):
+    @action
+    def jump(s):
+        if s.x + s.y == 10 and os.getpid() != PARENT:
+            os._exit(7)
+
+
+def test_a_spec_that_raises_in_a_worker_is_the_usual_error_with_its_line():
+    with pytest.raises(SpecError) as e:
+        run(Machine(Raises), CheckOptions(), 2)
+    assert "jump raised ZeroDivisionError: 9 / 4" in str(e.value)
+    assert e.value.where.endswith(f"test_parallel.py:{Raises.jump.__code__.co_firstlineno + 3}")
+
+
+def test_the_grid_is_searched_alike_by_one_and_two_processes():
+    one, two = (run(Machine(Grid), CheckOptions(store="fingerprint"), w) for w in (1, 2))
+    assert outcome(two) == outcome(one)
+    assert outcome(one)["stats"][1] == 13 * 13
+    assert outcome(two)["verdicts"]["not_far"] == (Verdict.VIOLATED, "shortest counterexample", 21)
+
+
+def test_a_worker_that_dies_leaves_unknown_never_a_wrong_verdict():
+    result = run(Machine(WorkerDies), CheckOptions(), 2)
+    assert "worker process" in result.stopped and "died (exit code 7)" in result.stopped
+    verdicts = {p.name: p.verdict for p in result.properties}
+    assert verdicts == {"not_far": Verdict.UNKNOWN, "corner": Verdict.UNKNOWN}
+    assert result.exit_code == 3 and not result.stats.complete
