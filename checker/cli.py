@@ -132,14 +132,18 @@ def _not_nan(ctx, param, value):
               help="Visited states of the interpreter: kept whole (exact), as 64-bit "
                    "fingerprints, or auto: exact up to 262,144 states, then fingerprints. "
                    "Liveness keeps them whole.")
-@click.option("--workers", type=click.IntRange(min=1), default=cores(),
-              show_default="every core",
-              help="Processes for the explicit search: a level of 4,096 states or more is "
-                   "split among them by fingerprint (same counts and verdicts as one; "
-                   "liveness and --store exact run in one).")
+@click.option("--workers", type=click.IntRange(min=1),
+              help="Processes for the explicit search (default: every core): a level of "
+                   "1,000 states or more is split among them by fingerprint (same counts "
+                   "and verdicts as one; liveness and --store exact run in one).")
+@click.option("--ray", "ray_address", is_flag=False, flag_value="local", metavar="[ADDRESS]",
+              help="Run the workers as Ray actors, on the cluster at ADDRESS (e.g. "
+                   "ray://head:10001 or auto) or, with no ADDRESS, on a local one started "
+                   "here; --workers then defaults to the cluster's CPUs. Needs "
+                   "pip install -e '.[ray]'.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress lines on stderr.")
 def check(model, consts, json_path, trace_dir, max_states, max_seconds, deadlock, properties,
-          engine, store, workers, quiet):
+          engine, store, workers, ray_address, quiet):
     """Explore every interleaving of MODEL and give each property a verdict."""
     out, err = console(), console(stderr=True)
     check_writable(json_path, trace_dir)
@@ -156,7 +160,9 @@ def check(model, consts, json_path, trace_dir, max_states, max_seconds, deadlock
         m.engine = engine
     if store:
         m.options.store = store
-    m.options.workers = workers
+    m.options.workers = workers or (1 if ray_address else cores())   # Ray: the cluster's CPUs
+    if ray_address:
+        m.options.ray = ray_address
     result = pipeline.check(m, trace_dir, None if quiet else progress_printer(err)).result
     print_result(out, result)
     for p in result.properties:

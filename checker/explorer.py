@@ -13,7 +13,7 @@ from typing import Callable
 
 from .dispatch import Dispatch
 from .dsl import Disabled, Kind, install_oracle
-from .errors import SPEC_FAILURES
+from .errors import SPEC_FAILURES, CheckerError
 from .fastpath import DISABLED
 from . import liveness
 from .machine import LIVENESS_KINDS, Machine, truth
@@ -96,11 +96,12 @@ class ExplicitEngine:
         deadline = started + opts.max_seconds if opts.max_seconds else float("inf")
         bfs = BreadthFirst(m, opts, search, stats, fired, visited, steps, deadline, self.progress)
         level = bfs.initial_level()
-        parallel = self.workers > 1 and self._parallel_allowed(steps, visited)
+        parallel = (self.workers > 1 or opts.ray) and self._parallel_allowed(steps, visited)
         while level:
             if parallel and len(level) >= PARALLEL_FROM:
-                self.notes.append(f"{self.workers} worker processes from depth {stats.depth}")
-                return Partitioned(bfs, self.workers).run(level, started)
+                partitioned = self._partitioned(bfs)
+                self.notes.append(f"{partitioned.describe()} from depth {stats.depth}")
+                return partitioned.run(level, started)
             stopped = bfs.run_level(level, started)
             if stopped:
                 return bfs.deadlock_at, stopped
@@ -112,11 +113,20 @@ class ExplicitEngine:
             visited.compact_if_large()
         return bfs.deadlock_at, None
 
+    def _partitioned(self, bfs) -> Partitioned:
+        if self.options.ray:
+            try:
+                from .ray_workers import RayPartitioned          # ray, only when asked for
+            except ImportError:
+                raise CheckerError("--ray needs Ray: pip install -e '.[ray]'") from None
+            return RayPartitioned(bfs, self.workers, self.options.ray)
+        return Partitioned(bfs, self.workers)
+
     def _parallel_allowed(self, steps, visited) -> bool:
         """Workers keep fingerprints and report no graph: say why one process runs."""
         why = ("liveness reads the whole state graph" if steps is not None else
                "--store exact" if visited.mode == "exact" else
-               "this platform cannot fork" if not can_fork() else None)
+               "this platform cannot fork" if not (can_fork() or self.options.ray) else None)
         if why:
             self.notes.append(f"one process: {why}")
         return why is None

@@ -172,6 +172,7 @@ class Machine:
         if not (isinstance(spec_cls, type) and issubclass(spec_cls, Spec)):
             raise SpecError(f"{spec_cls!r} is not a subclass of checker.Spec")
         self.spec_cls = spec_cls
+        self.bound_with = (spec_cls, constants, groups, symbolic, fairness)   # to bind it again
         self.where = where_defined(spec_cls)
         members = spec_members(spec_cls)
         self.consts = {n: c for n, c in members.items() if isinstance(c, Const)}

@@ -15,3 +15,4 @@ class CheckOptions:
     max_depth: int | None = None
     store: str = "auto"                         # visited states: exact, fingerprint, or auto
     workers: int = 1                            # processes for the explicit search's large levels
+    ray: str | None = None                      # run them as Ray actors: "local" or an address

@@ -43,8 +43,7 @@ class Partitioned:
 
     def __init__(self, bfs, workers: int):
         self.bfs, self.n = bfs, workers
-        self.conns: list = []
-        self.procs: list = []
+        self.workers: list = []              # Forked (or another transport's handles)
         self.owed: list[int] = []            # replies each worker still owes
 
     def run(self, level: list[tuple], started: float) -> tuple[tuple | None, str | None]:
@@ -52,19 +51,11 @@ class Partitioned:
         (a deadlock state or None, why the search stopped or None)."""
         bfs, n = self.bfs, self.n
         bfs.visited.to_fingerprints()
-        ctx = multiprocessing.get_context("fork")
         shares = [[] for _ in range(n)]
         for st in level:
             shares[fingerprint(st) % n].append(st)
-        for w in range(n):
-            here, there = ctx.Pipe()
-            proc = ctx.Process(target=_worker, args=(bfs, w, n, shares[w], there, started),
-                               daemon=True)
-            proc.start()
-            there.close()
-            self.conns.append(here)
-            self.procs.append(proc)
-            self.owed.append(0)
+        self.workers = self.start(shares)
+        self.owed = [0] * n
         found_before, deadlock_before = set(bfs.search.found), bfs.deadlock_at
         stopped = None
         try:
@@ -88,13 +79,13 @@ class Partitioned:
         max_depth = opts.max_depth or float("inf")
         while True:
             pending = [p.name for p in bfs.invariants + bfs.reachables]
-            replies = self._ask([("expand", pending)] * self.n)
+            replies = self._ask("expand", [(pending,)] * self.n)
             stopped = next((r["stopped"] for r in replies if r["stopped"]), None)
             self._take(replies)
             if stopped:
                 return stopped
             inboxes = [[r["out"][w] for r in replies if r["out"][w]] for w in range(self.n)]
-            replies = self._ask([("receive", inbox) for inbox in inboxes])
+            replies = self._ask("receive", [(inbox,) for inbox in inboxes])
             self._take(replies)
             distinct = sum(r["distinct"] for r in replies)
             stats.distinct_states = distinct
@@ -128,41 +119,38 @@ class Partitioned:
         """Each live worker's part of the store and its firing counts, then stop them."""
         bfs = self.bfs
         try:
-            for w, proc in enumerate(self.procs):
-                if not proc.is_alive():
+            for w, worker in enumerate(self.workers):
+                if not worker.alive():
                     continue
                 while self.owed[w]:                  # an answer to a question no longer asked
                     self._receive(w)
-                self.conns[w].send(("gather",))
+                worker.send("gather")
                 self.owed[w] += 1
                 part = self._receive(w)
                 bfs.visited.seen.update(part["seen"])
                 for i, count in enumerate(part["fired"]):
                     bfs.fired[i] += count
         finally:
-            for conn in self.conns:
-                try:
-                    conn.send(("stop",))
-                except OSError:
-                    pass
-            for proc in self.procs:
-                proc.join(timeout=5)
-                if proc.is_alive():
-                    proc.kill()
+            for worker in self.workers:
+                worker.stop()
 
-    def _ask(self, messages: list) -> list[dict]:
-        """Send each worker its message, then collect the replies: they work meanwhile."""
-        for w, message in enumerate(messages):
-            self.conns[w].send(message)
+    def describe(self) -> str:
+        return f"{self.n} worker processes"
+
+    def start(self, shares: list[list[tuple]]) -> list:
+        """One worker per share of the level (forked processes; see ray_workers too)."""
+        ctx = multiprocessing.get_context("fork")
+        return [Forked(ctx, self.bfs, w, self.n, share) for w, share in enumerate(shares)]
+
+    def _ask(self, method: str, args: list[tuple]) -> list[dict]:
+        """Ask each worker, then collect the replies: they work meanwhile."""
+        for w, worker in enumerate(self.workers):
+            worker.send(method, *args[w])
             self.owed[w] += 1
         return [self._receive(w) for w in range(self.n)]
 
     def _receive(self, w: int) -> dict:
-        try:
-            reply = self.conns[w].recv()
-        except (EOFError, OSError):
-            self.procs[w].join(timeout=1)
-            raise WorkerLost(f"worker process {w} died (exit code {self.procs[w].exitcode})")
+        reply = self.workers[w].receive()
         self.owed[w] -= 1
         if reply[0] == "error":
             _, cls, message, where = reply
@@ -174,67 +162,121 @@ SENT_MEMORY = 1 << 20      # fingerprints a worker remembers having sent (then i
 
 
 class WorkerLost(CheckerError):
-    """A worker process ended without answering: the search cannot go on."""
+    """A worker ended without answering: the search cannot go on."""
 
 
-def _worker(bfs, me: int, n: int, level: list[tuple], conn, started: float) -> None:
-    """A worker: expand its share of each level, keep what it owns, until told to stop."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)          # the parent handles Ctrl-C
-    bfs.options = dataclasses.replace(bfs.options, max_states=None)   # counted by the parent
-    bfs.progress = None
-    bfs.fired = [0] * len(bfs.fired)                       # counted from here on
-    seen = bfs.visited.seen = {k: v for k, v in bfs.visited.seen.items() if k % n == me}
-    m = bfs.machine
-    outboxes: list[dict] = []
-    sent: set[int] = set()               # recently sent: their owners have them already
+class Share:
+    """A worker's side: the states it owns (its part of the store and of each level), the
+    successors it found for others, what it found. Its methods answer the coordinator's
+    questions, through whichever transport carries them (`answer`)."""
 
-    def elsewhere(key, succ, parent, changed) -> bool:
-        owner = key % n
-        if owner == me:
+    def __init__(self, bfs, me: int, n: int, level: list[tuple]):
+        bfs.options = dataclasses.replace(bfs.options, max_states=None)  # the coordinator counts
+        bfs.progress = None
+        bfs.fired = [0] * len(bfs.fired)                        # counted from here on
+        bfs.visited.seen = {k: v for k, v in bfs.visited.seen.items() if k % n == me}
+        self.bfs, self.me, self.n, self.level = bfs, me, n, level
+        self.outboxes: list[dict] = []
+        self.sent: set[int] = set()          # recently sent: their owners have them already
+
+    def elsewhere(self, key, succ, parent, changed) -> bool:
+        """Takes a successor another worker owns (see BreadthFirst.run_level)."""
+        owner = key % self.n
+        if owner == self.me:
             return False
-        if key not in sent:
-            if len(sent) >= SENT_MEMORY:
-                sent.clear()
-            sent.add(key)
-            outboxes[owner][key] = (succ, key, parent, changed)
+        if key not in self.sent:
+            if len(self.sent) >= SENT_MEMORY:
+                self.sent.clear()
+            self.sent.add(key)
+            self.outboxes[owner][key] = (succ, key, parent, changed)
         return True
 
-    def found_since(before: set) -> dict:
-        return {k: v for k, v in bfs.search.found.items() if k not in before}
+    def expand(self, pending: list[str]) -> dict:
+        """Expand this worker's share of the level; the successors for each other worker
+        come back pickled, for the coordinator to pass on unread."""
+        bfs = self.bfs
+        bfs.invariants = [p for p in bfs.invariants if p.name in pending]
+        bfs.reachables = [p for p in bfs.reachables if p.name in pending]
+        before, transitions, deadlock = set(bfs.search.found), bfs.stats.transitions, bfs.deadlock_at
+        self.outboxes = [{} for _ in range(self.n)]
+        stopped = bfs.run_level(self.level, 0.0, self.elsewhere)
+        return {"out": [pickle.dumps(list(box.values()), pickle.HIGHEST_PROTOCOL) if box else None
+                        for box in self.outboxes],
+                "stopped": stopped, "found": self._found_since(before),
+                "transitions": bfs.stats.transitions - transitions,
+                "deadlock": bfs.deadlock_at if deadlock is None else None}
 
-    while True:
-        message = conn.recv()
+    def receive(self, batches: list[bytes]) -> dict:
+        """Keep the new states among those other workers sent: the next level's share."""
+        bfs, m = self.bfs, self.bfs.machine
+        seen, before = bfs.visited.seen, set(bfs.search.found)
+        for batch in batches:
+            for succ, key, parent, changed in pickle.loads(batch):
+                if key not in seen:
+                    m.load(m.scratch, succ)
+                    bfs.consider(succ, key, parent, changed)
+        self.level = bfs.take_next_level()
+        return {"found": self._found_since(before), "transitions": 0, "deadlock": None,
+                "distinct": len(seen), "level": len(self.level)}
+
+    def gather(self) -> dict:
+        return {"seen": self.bfs.visited.seen, "fired": self.bfs.fired}
+
+    def _found_since(self, before: set) -> dict:
+        return {k: v for k, v in self.bfs.search.found.items() if k not in before}
+
+
+def answer(share: Share, method: str, args: tuple) -> tuple:
+    """("ok", reply) or ("error", class, message, where): a user's error crosses the
+    transport as the same one-line error."""
+    try:
+        return "ok", getattr(share, method)(*args)
+    except CheckerError as e:
+        return "error", type(e), e.message, e.where
+    except Exception as e:                                      # a bug here, not the user's
+        return "error", SpecError, (f"worker {share.me}: {type(e).__name__}: {e}\n"
+                                    f"{traceback.format_exc()}"), None
+
+
+class Forked:
+    """A worker process forked from this one: it starts with the search as it stands."""
+
+    def __init__(self, ctx, bfs, me: int, n: int, level: list[tuple]):
+        self.me = me
+        self.conn, there = ctx.Pipe()
+        self.proc = ctx.Process(target=_serve, args=(bfs, me, n, level, there), daemon=True)
+        self.proc.start()
+        there.close()
+
+    def send(self, method: str, *args) -> None:
+        self.conn.send((method, args))
+
+    def receive(self) -> tuple:
         try:
-            if message[0] == "expand":
-                pending = set(message[1])
-                bfs.invariants = [p for p in bfs.invariants if p.name in pending]
-                bfs.reachables = [p for p in bfs.reachables if p.name in pending]
-                before, transitions = set(bfs.search.found), bfs.stats.transitions
-                deadlock = bfs.deadlock_at
-                outboxes[:] = [{} for _ in range(n)]
-                stopped = bfs.run_level(level, started, elsewhere)
-                reply = {"out": [pickle.dumps(list(box.values()), pickle.HIGHEST_PROTOCOL)
-                                 if box else None for box in outboxes],
-                         "stopped": stopped, "found": found_since(before),
-                         "transitions": bfs.stats.transitions - transitions,
-                         "deadlock": bfs.deadlock_at if deadlock is None else None}
-            elif message[0] == "receive":
-                before = set(bfs.search.found)
-                for batch in message[1]:
-                    for succ, key, parent, changed in pickle.loads(batch):
-                        if key not in seen:
-                            m.load(m.scratch, succ)
-                            bfs.consider(succ, key, parent, changed)
-                level = bfs.take_next_level()
-                reply = {"found": found_since(before), "transitions": 0, "deadlock": None,
-                         "distinct": len(seen), "level": len(level)}
-            elif message[0] == "gather":
-                reply = {"seen": seen, "fired": bfs.fired}
-            else:
-                return
-            conn.send(("ok", reply))
-        except CheckerError as e:
-            conn.send(("error", type(e), e.message, e.where))
-        except Exception as e:                                  # a bug here, not the user's
-            conn.send(("error", SpecError, f"worker {me}: {type(e).__name__}: {e}\n"
-                                           f"{traceback.format_exc()}", None))
+            return self.conn.recv()
+        except (EOFError, OSError):
+            self.proc.join(timeout=1)
+            raise WorkerLost(f"worker process {self.me} died (exit code {self.proc.exitcode})")
+
+    def alive(self) -> bool:
+        return self.proc.is_alive()
+
+    def stop(self) -> None:
+        try:
+            self.conn.send(("stop", ()))
+        except OSError:
+            pass
+        self.proc.join(timeout=5)
+        if self.proc.is_alive():
+            self.proc.kill()
+
+
+def _serve(bfs, me: int, n: int, level: list[tuple], conn) -> None:
+    """A forked worker: answer until told to stop."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)          # the parent handles Ctrl-C
+    share = Share(bfs, me, n, level)
+    while True:
+        method, args = conn.recv()
+        if method == "stop":
+            return
+        conn.send(answer(share, method, args))

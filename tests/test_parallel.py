@@ -21,7 +21,8 @@ from conftest import ROOT
 
 MODELS = [f"examples/models/{p.name}" for p in sorted((ROOT / "examples/models").glob("*.toml"))] + \
          ["models/rayjob.toml", "models/rayjob/suspend_F2.toml", "models/rayjob/live_happy_F0.toml"]
-PARENT = os.getpid()
+# the test's process, also for Ray's workers, which inherit the environment (not the module)
+PARENT = int(os.environ.setdefault("CHECK_MODEL_TEST_PARENT", str(os.getpid())))
 
 
 @pytest.fixture(autouse=True)

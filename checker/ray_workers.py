@@ -1,0 +1,100 @@
+"""The partitioned search on a Ray cluster: each worker a Ray actor.
+
+The coordinator is the forked workers' (`checker.parallel.Partitioned`); only the
+transport differs. An actor cannot be forked with the search as it stands, so it binds
+the spec again from the model's constants (the spec's module must be importable where
+it runs: on a local cluster this process's `sys.path` is handed to the workers; on a
+remote one, ship the project with the job's `runtime_env`) and receives its share of the
+store and of the level. A worker lost with its node ends the run `unknown`, as a dead
+worker process does.
+"""
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+import ray
+import ray.exceptions
+
+from .dsl import install_oracle
+from .errors import CheckerError
+from .machine import Machine
+from .parallel import Partitioned, Share, WorkerLost, answer
+from .results import Stats
+from .store import Visited
+
+
+class RayPartitioned(Partitioned):
+    """Partitioned, its workers Ray actors spread over the cluster at `address` ("local":
+    a cluster of this machine, started here)."""
+
+    def __init__(self, bfs, workers: int, address: str):
+        local = address == "local"
+        try:
+            ray.init(address=None if local else address, ignore_reinit_error=True,
+                     log_to_driver=False, include_dashboard=False if local else None,
+                     runtime_env={"env_vars": {"PYTHONPATH": os.pathsep.join(sys.path)}})
+        except (ConnectionError, RuntimeError, ValueError) as e:
+            raise CheckerError(f"--ray {address}: cannot connect: {e}") from None
+        cpus = int(ray.cluster_resources().get("CPU", 1))
+        super().__init__(bfs, workers if workers > 1 else cpus)
+
+    def describe(self) -> str:
+        return f"{self.n} Ray workers"
+
+    def start(self, shares):
+        bfs, n = self.bfs, self.n
+        parts = [{} for _ in range(n)]
+        for key, parent in bfs.visited.seen.items():
+            parts[key % n][key] = parent
+        pending = [p.name for p in bfs.invariants + bfs.reachables]
+        seconds = bfs.deadline - time.perf_counter()
+        return [RayWorker(_ShareActor.options(scheduling_strategy="SPREAD").remote(
+                    bfs.machine.bound_with, bfs.options, pending, parts[w], shares[w], w, n,
+                    seconds), w)
+                for w in range(n)]
+
+
+class RayWorker:
+    """The coordinator's handle on one actor: one question outstanding at a time."""
+
+    def __init__(self, actor, me: int):
+        self.actor, self.me, self.ref, self.lost = actor, me, None, False
+
+    def send(self, method: str, *args) -> None:
+        self.ref = self.actor.call.remote(method, args)
+
+    def receive(self) -> tuple:
+        try:
+            return ray.get(self.ref)
+        except ray.exceptions.RayActorError as e:
+            self.lost = True
+            raise WorkerLost(f"Ray worker {self.me} died ({type(e).__name__})") from None
+
+    def alive(self) -> bool:
+        return not self.lost
+
+    def stop(self) -> None:
+        ray.kill(self.actor)
+
+
+@ray.remote(num_cpus=1)
+class _ShareActor:
+    """A worker on some node of the cluster: the spec bound again, its share of the search."""
+
+    def __init__(self, bound_with, options, pending, seen, level, me, n, seconds):
+        from .explorer import BreadthFirst, Search           # (explorer imports this lazily)
+        machine = Machine(*bound_with)
+        install_oracle(machine.oracle)
+        search = Search(machine, options)
+        visited = Visited("fingerprint")
+        visited.seen = seen
+        bfs = BreadthFirst(machine, options, search, Stats(), [0] * len(machine.all_bindings),
+                           visited, None, time.perf_counter() + seconds, None)
+        bfs.invariants = [p for p in bfs.invariants if p.name in pending]
+        bfs.reachables = [p for p in bfs.reachables if p.name in pending]
+        self.share = Share(bfs, me, n, level)
+
+    def call(self, method: str, args: tuple) -> tuple:
+        return answer(self.share, method, args)
