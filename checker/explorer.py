@@ -99,9 +99,12 @@ class ExplicitEngine:
         parallel = (self.workers > 1 or opts.ray) and self._parallel_allowed(steps, visited)
         while level:
             if parallel and len(level) >= PARALLEL_FROM:
-                partitioned = self._partitioned(bfs)
-                self.notes.append(f"{partitioned.describe()} from depth {stats.depth}")
-                return partitioned.run(level, started)
+                partitioned, depth = self._partitioned(bfs), stats.depth
+                try:
+                    return partitioned.run(level, started)
+                finally:
+                    self.notes.append(f"{partitioned.describe()} from depth {depth}, "
+                                      f"{partitioned.exchanged()}")
             stopped = bfs.run_level(level, started)
             if stopped:
                 return bfs.deadlock_at, stopped

@@ -45,6 +45,9 @@ class Partitioned:
         self.bfs, self.n = bfs, workers
         self.workers: list = []              # Forked (or another transport's handles)
         self.owed: list[int] = []            # replies each worker still owes
+        self.sent_states = self.sent_bytes = 0
+        self.expanded = [0] * workers        # states each worker expanded ...
+        self.busy = [0.0] * workers          # ... in this many seconds
 
     def run(self, level: list[tuple], started: float) -> tuple[tuple | None, str | None]:
         """Search on from `level` (the next level to expand, already admitted):
@@ -77,6 +80,7 @@ class Partitioned:
         bfs, stats, opts = self.bfs, self.bfs.stats, self.bfs.options
         max_states = opts.max_states or float("inf")
         max_depth = opts.max_depth or float("inf")
+        next_report = time.perf_counter() + 1.0
         while True:
             pending = [p.name for p in bfs.invariants + bfs.reachables]
             replies = self._ask("expand", [(pending,)] * self.n)
@@ -84,15 +88,22 @@ class Partitioned:
             self._take(replies)
             if stopped:
                 return stopped
-            inboxes = [[r["out"][w] for r in replies if r["out"][w]] for w in range(self.n)]
+            for w, r in enumerate(replies):
+                self.expanded[w] += r["expanded"]
+                self.busy[w] += r["busy"]
+                self.sent_states += r["sent"]
+                self.sent_bytes += r["bytes"]
+            inboxes = [[r["out"][w] for r in replies if r["out"][w] is not None] for w in range(self.n)]
             replies = self._ask("receive", [(inbox,) for inbox in inboxes])
             self._take(replies)
             distinct = sum(r["distinct"] for r in replies)
             stats.distinct_states = distinct
             stats.queue = sum(r["level"] for r in replies)
-            if bfs.progress:
+            if bfs.progress and time.perf_counter() >= next_report:
                 stats.seconds = time.perf_counter() - started
+                stats.workers = [e / b if b else 0.0 for e, b in zip(self.expanded, self.busy)]
                 bfs.progress(stats)
+                next_report = time.perf_counter() + 1.0
             if not stats.queue:
                 return None
             if distinct >= max_states:
@@ -136,6 +147,12 @@ class Partitioned:
 
     def describe(self) -> str:
         return f"{self.n} worker processes"
+
+    def exchanged(self) -> str:
+        """What crossed between workers: the figure a cluster's network must carry."""
+        each = self.sent_bytes / self.sent_states if self.sent_states else 0
+        return (f"{self.sent_states:,} states exchanged, {self.sent_bytes / 2**20:.1f} MiB "
+                f"({each:.0f} B each)")
 
     def start(self, shares: list[list[tuple]]) -> list:
         """One worker per share of the level (forked processes; see ray_workers too)."""
@@ -199,9 +216,13 @@ class Share:
         bfs.reachables = [p for p in bfs.reachables if p.name in pending]
         before, transitions, deadlock = set(bfs.search.found), bfs.stats.transitions, bfs.deadlock_at
         self.outboxes = [{} for _ in range(self.n)]
+        began = time.perf_counter()
         stopped = bfs.run_level(self.level, 0.0, self.elsewhere)
-        return {"out": [pickle.dumps(list(box.values()), pickle.HIGHEST_PROTOCOL) if box else None
-                        for box in self.outboxes],
+        out = [pickle.dumps(list(box.values()), pickle.HIGHEST_PROTOCOL) if box else None
+               for box in self.outboxes]
+        return {"out": out, "sent": sum(len(box) for box in self.outboxes),
+                "bytes": sum(len(b) for b in out if b),
+                "expanded": len(self.level), "busy": time.perf_counter() - began,
                 "stopped": stopped, "found": self._found_since(before),
                 "transitions": bfs.stats.transitions - transitions,
                 "deadlock": bfs.deadlock_at if deadlock is None else None}

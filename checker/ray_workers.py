@@ -97,4 +97,12 @@ class _ShareActor:
         self.share = Share(bfs, me, n, level)
 
     def call(self, method: str, args: tuple) -> tuple:
-        return answer(self.share, method, args)
+        """As a forked worker answers, but batches for other workers travel as object
+        references: the coordinator passes them on, and Ray moves the bytes from node to
+        node without the coordinator's node in between."""
+        if method == "receive":
+            args = (ray.get(args[0]),)
+        reply = answer(self.share, method, args)
+        if method == "expand" and reply[0] == "ok":
+            reply[1]["out"] = [None if b is None else ray.put(b) for b in reply[1]["out"]]
+        return reply

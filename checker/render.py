@@ -70,8 +70,10 @@ def progress_printer(err: Console):
         if isinstance(stats, str):
             err.print(f"  … {stats}", highlight=False)
             return
-        err.print(f"  … {stats.distinct_states:,} states, {stats.states_per_second:,.0f} states/s, "
-                  f"queue {stats.queue:,}, depth {stats.depth}", highlight=False)
+        workers = "" if not stats.workers else \
+            f" (per worker: {', '.join(f'{rate:,.0f}' for rate in stats.workers)})"
+        err.print(f"  … {stats.distinct_states:,} states, {stats.states_per_second:,.0f} states/s"
+                  f"{workers}, queue {stats.queue:,}, depth {stats.depth}", highlight=False)
     return report
 
 

@@ -46,6 +46,7 @@ class Stats:
     seconds: float = 0.0
     queue: int = 0
     complete: bool = False
+    workers: list[float] | None = None  # states/s of each worker (a partitioned search)
 
     @property
     def generated(self) -> int:
