@@ -11,10 +11,9 @@ import functools
 import time
 from typing import Callable
 
-from .dispatch import Dispatch
-from .dsl import Disabled, Kind, install_oracle
+from .dsl import Kind, install_oracle
 from .errors import SPEC_FAILURES, CheckerError
-from .fastpath import DISABLED
+from .expand import expander
 from . import liveness
 from .machine import LIVENESS_KINDS, Machine, truth
 from .options import CheckOptions
@@ -154,9 +153,7 @@ class BreadthFirst:
         # true (an invariant) or false (a witness) whatever the state: nothing to check
         self.invariants = [p for p in invariants if machine.constant(p.fn) is not True]
         self.reachables = [p for p in reachables if machine.constant(p.fn) is not False]
-        self.bindings = [(b.index, b.guard, b.body, b.label, *machine.codecs(b.writes))
-                         for b in machine.bindings]
-        self.dispatch = Dispatch([b.selectors for b in machine.bindings], machine.variables)
+        self.expand = expander(machine)
         self.next_level: list[tuple] = []
 
     def initial_level(self) -> list[tuple]:
@@ -214,83 +211,42 @@ class BreadthFirst:
         `elsewhere(key, succ, parent, changed)`, when given, says whether a successor
         belongs to another worker (and takes it): then it is not looked up here."""
         m, opts, stats, fired, steps = self.machine, self.options, self.stats, self.fired, self.steps
-        sc, oracle = m.scratch, m.oracle
-        load, restore = m.load, m.restore
-        bindings, candidates = self.bindings, self.dispatch.candidates
-        visited = self.visited
-        seen, exact = visited.seen, visited.exact
-        consider = self.consider
+        sc, load, expand, consider = m.scratch, m.load, self.expand, self.consider
+        seen, exact = self.visited.seen, self.visited.exact
         check_deadlock, terminals = opts.deadlock, m.terminals
         max_states = opts.max_states or float("inf")
-        deadline = self.deadline
         next_report = time.perf_counter() + 1.0
+        st = here = taken = None
+
+        def emit(index, succ, choices, changed, loaded):
+            """One step from `st` (whose key is `here`): a state to keep if new."""
+            fired[index] += 1
+            if succ is st or succ == st:
+                return
+            if taken is not None:
+                taken.append((index, succ))
+            key = succ if exact else fingerprint(succ)
+            if (elsewhere is None or not elsewhere(key, succ, here, changed)) and key not in seen:
+                if not loaded:
+                    load(sc, succ)
+                consider(succ, key, here, changed)
+
         for n, st in enumerate(level):
             if len(seen) >= max_states:
                 return f"state limit {opts.max_states} reached"
             if n & 255 == 0:
                 now = time.perf_counter()
-                if now > deadline:
+                if now > self.deadline:
                     return f"time limit {opts.max_seconds:g} s reached"
                 if self.progress and now >= next_report:
                     stats.seconds, stats.distinct_states = now - started, len(seen)
                     stats.queue = len(level) - n + len(self.next_level)
                     self.progress(stats)
                     next_report = now + 1.0
-            base = load(sc, st)
-            produced = 0
             here = st if exact else fingerprint(st)
             if steps is not None:
                 taken = steps[st] = []
-            tried = candidates(st)                      # in binding order, lowest bit first
-            while tried:
-                low = tried & -tried
-                tried ^= low
-                index, guard, body, label, encode, undo = bindings[low.bit_length() - 1]
-                try:
-                    if guard is not None and not guard(sc):
-                        continue
-                    oracle.taken = None
-                    try:
-                        result = body(sc)
-                    except Disabled:
-                        result = DISABLED
-                except SPEC_FAILURES as e:
-                    restore(sc, base)
-                    raise m.error_in(label, e) from None
-                if oracle.taken is not None:             # it chose: run it once per choice
-                    restore(sc, base)
-                    outcomes = [succ for _, succ in m.run(body, label, st, base)]
-                    produced += len(outcomes)
-                    fired[index] += len(outcomes)
-                    for succ in outcomes:
-                        if steps is not None and succ != st:
-                            taken.append((index, succ))
-                        key = succ if exact else fingerprint(succ)
-                        changed = changed_between(st, succ)
-                        if elsewhere is not None and elsewhere(key, succ, here, changed):
-                            continue
-                        if key not in seen:
-                            load(sc, succ)
-                            consider(succ, key, here, changed)
-                    base = load(sc, st)
-                    continue
-                if result is DISABLED:
-                    undo(sc, base)
-                    continue
-                try:
-                    succ = encode(sc, base, st)
-                except Exception:
-                    succ = m.encode(sc, base, st, label)   # raises, naming the variable
-                produced += 1
-                fired[index] += 1
-                if steps is not None and succ != st:
-                    taken.append((index, succ))
-                if succ is not st:
-                    key = succ if exact else fingerprint(succ)
-                    if (elsewhere is None or not elsewhere(key, succ, here, sc._changed)) \
-                            and key not in seen:
-                        consider(succ, key, here, sc._changed)
-                undo(sc, base)
+            produced = expand(st, emit)
             stats.transitions += produced
             if check_deadlock and produced == 0 and self.deadlock_at is None and \
                     not any(m.holds(t, "terminal") for t in terminals):
@@ -344,8 +300,3 @@ def coverage(m: Machine, fired: list[int]) -> Coverage:
 
 
 EVERY_VARIABLE = -1                     # `changed` for an initial state: check everything
-
-
-def changed_between(st: tuple, succ: tuple) -> int:
-    """A bit per variable whose code differs between two states."""
-    return sum(1 << i for i, (a, b) in enumerate(zip(st, succ)) if a != b)

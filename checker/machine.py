@@ -20,6 +20,7 @@ from .dsl import (FAIRNESS, Disabled, Kind, Oracle, Role, Spec, install_oracle, 
                   spec_members)
 from .errors import SPEC_FAILURES, DomainError, SpecError, user_frame, where_defined
 from .dispatch import selectors
+from .expand import expander
 from .fastpath import DISABLED, leading_conditions, split_guard
 from .reads import state_reads
 from .values import NO_ARG, MapValue, SetValue
@@ -482,18 +483,21 @@ class Machine:
             return e
         return SpecError(f"{label} raised {type(e).__name__}: {e}", user_frame(e) or self.where)
 
-    def successors(self, st) -> Iterator[tuple[Binding, tuple, tuple]]:
-        """(binding, choices, successor) for every enabled transition out of `st`."""
-        base = self.load(self.scratch, st)
-        for b in self.bindings:
-            if b.guard is not None:
-                try:
-                    if not b.guard(self.scratch):
-                        continue
-                except SPEC_FAILURES as e:
-                    raise self.error_in(b.label, e) from None
-            for choices, succ in self.run(b.body, b.label, st, base):
-                yield b, choices, succ
+    def successors(self, st) -> list[tuple[Binding, tuple, tuple]]:
+        """(binding, choices, successor) for every enabled transition out of `st`, as
+        the search takes them (`checker.expand`)."""
+        steps = []
+        previous = install_oracle(self.oracle)
+        try:
+            self._expand(st, lambda index, succ, choices, changed, loaded:
+                         steps.append((self.all_bindings[index], choices, succ)))
+        finally:
+            install_oracle(previous)
+        return steps
+
+    @functools.cached_property
+    def _expand(self):
+        return expander(self)
 
     def initial_states(self) -> list[tuple]:
         """Every initial state: the defaults, then the @initial method with its choices."""
