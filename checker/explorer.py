@@ -148,6 +148,7 @@ class BreadthFirst:
         self.machine, self.options, self.search, self.stats = machine, options, search, stats
         self.fired, self.visited, self.steps = fired, visited, steps
         self.deadline, self.progress = deadline, progress
+        self.next_report = time.perf_counter() + 2.0
         self.deadlock_at: tuple | None = None
         invariants, reachables = search.pending()
         # true (an invariant) or false (a witness) whatever the state: nothing to check
@@ -215,7 +216,6 @@ class BreadthFirst:
         seen, exact = self.visited.seen, self.visited.exact
         check_deadlock, terminals = opts.deadlock, m.terminals
         max_states = opts.max_states or float("inf")
-        next_report = time.perf_counter() + 1.0
         st = here = taken = None
 
         def emit(index, succ, choices, changed, loaded):
@@ -238,11 +238,11 @@ class BreadthFirst:
                 now = time.perf_counter()
                 if now > self.deadline:
                     return f"time limit {opts.max_seconds:g} s reached"
-                if self.progress and now >= next_report:
+                if self.progress and now >= self.next_report:
                     stats.seconds, stats.distinct_states = now - started, len(seen)
                     stats.queue = len(level) - n + len(self.next_level)
                     self.progress(stats)
-                    next_report = now + 1.0
+                    self.next_report = now + 1.0
             here = st if exact else fingerprint(st)
             if steps is not None:
                 taken = steps[st] = []

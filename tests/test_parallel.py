@@ -115,3 +115,25 @@ def test_a_worker_that_dies_leaves_unknown_never_a_wrong_verdict():
     verdicts = {p.name: p.verdict for p in result.properties}
     assert verdicts == {"not_far": Verdict.UNKNOWN, "corner": Verdict.UNKNOWN}
     assert result.exit_code == 3 and not result.stats.complete
+
+
+class Clock:
+    """A perf_counter that moves 0.3 s at each reading: every level is "long"."""
+
+    def __init__(self):
+        self.now = 0.0
+
+    def __call__(self):
+        self.now += 0.3
+        return self.now
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_progress_is_reported_once_a_second_across_short_levels(monkeypatch, workers):
+    monkeypatch.setattr(checker.explorer.time, "perf_counter", Clock())
+    said = []
+    ExplicitEngine(Machine(Grid), CheckOptions(workers=workers, store="fingerprint"),
+                   progress=said.append).check()
+    assert len(said) >= 3
+    assert all(s.distinct_states <= 13 * 13 for s in said)
+    assert (said[-1].workers is not None) == (workers == 2)
