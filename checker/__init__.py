@@ -3,13 +3,13 @@
 Public surface for spec writers; engines live in `checker.explorer` (explicit BFS, one
 state at a time), `checker.bulk` (the same BFS a level at a time) and `checker.symbolic`.
 """
-from .domains import Const, Int, Map, Option, Set, Ghost
+from .domains import Const, Enum, Int, Map, Option, Set, Ghost
 from .dsl import (Spec, action, fault, invariant, reachable, eventually, leads_to, constraint,
                   terminal, initial, require, choose, Disabled)
 from .errors import CheckerError, SpecError, DomainError, ModelError, TraceError
 
 __all__ = [
-    "Const", "Int", "Map", "Option", "Set", "Ghost",
+    "Const", "Enum", "Int", "Map", "Option", "Set", "Ghost",
     "Spec", "action", "fault", "invariant", "reachable", "eventually", "leads_to", "constraint",
     "terminal", "initial",
     "require", "choose", "Disabled",

@@ -3,19 +3,18 @@
 Names follow the KubeRay API (`rayjob_types.go`, T:17-87) where the value is a KubeRay
 one, so a trace reads like `kubectl get rayjob -o yaml`.
 """
-import enum
 from typing import NamedTuple
 
-from checker import Const, Int, Option
+from checker import Const, Enum, Int, Option
 
 
-class Mode(enum.Enum):
+class Mode(Enum):
     """spec.submissionMode (T:82-87); SidecarMode and InteractiveMode are left out."""
     K8S = "K8sJobMode"
     HTTP = "HTTPMode"
 
 
-class Phase(enum.Enum):
+class Phase(Enum):
     """status.jobDeploymentStatus (T:48-59); ValidationFailed and Waiting are left out."""
     NEW = "New"
     INITIALIZING = "Initializing"
@@ -27,7 +26,7 @@ class Phase(enum.Enum):
     RETRYING = "Retrying"
 
 
-class JStat(enum.Enum):
+class JStat(Enum):
     """status.jobStatus, Ray's job status mirrored into the RayJob (T:17-24)."""
     NEW = "New"
     PENDING = "PENDING"
@@ -40,7 +39,7 @@ class JStat(enum.Enum):
 TERMINAL = frozenset({JStat.STOPPED, JStat.SUCCEEDED, JStat.FAILED})   # IsJobTerminal, T:36-43
 
 
-class Reason(enum.Enum):
+class Reason(Enum):
     """status.reason (T:70-78)."""
     NONE = "None"
     SUBMISSION_FAILED = "SubmissionFailed"
@@ -53,14 +52,14 @@ class Reason(enum.Enum):
 NOT_RETRIED = frozenset({Reason.DEADLINE, Reason.CHK_TIMEOUT})    # C:543-552
 
 
-class ClStat(enum.Enum):
+class ClStat(Enum):
     """status.rayClusterStatus as far as it matters: empty, not ready, ready."""
     NONE = "Empty"
     NOT_READY = "NotReady"
     READY = "Ready"
 
 
-class ClusterId(enum.Enum):
+class ClusterId(Enum):
     """RayCluster names `<rayjob>-<rand5>`: a pool of fresh suffixes (only equality matters)."""
     C0 = "rayjob-c0"
     C1 = "rayjob-c1"
@@ -68,7 +67,7 @@ class ClusterId(enum.Enum):
     C3 = "rayjob-c3"
 
 
-class JobId(enum.Enum):
+class JobId(Enum):
     """Submission ids `<rayjob>-<rand5>` (J*) or the user's spec.jobId (JS)."""
     J0 = "rayjob-j0"
     J1 = "rayjob-j1"
@@ -80,7 +79,7 @@ class JobId(enum.Enum):
 DRAWN_JOB_IDS = (JobId.J0, JobId.J1, JobId.J2, JobId.J3)   # the pool GenerateRayJobId draws from
 
 
-class Rec(enum.Enum):
+class Rec(Enum):
     """A Ray job record in one cluster's GCS (job_manager.py, common.py).
 
     RUNNING: the driver runs, no side effect yet; WROTE: the side effect is written and
@@ -109,21 +108,21 @@ REC_STATUS = {Rec.PENDING: JStat.PENDING, Rec.STRANDED: JStat.PENDING,
               Rec.FAILED: JStat.FAILED, Rec.STOPPED: JStat.STOPPED}
 
 
-class Head(enum.Enum):
+class Head(Enum):
     """The head pod of a cluster name: none, starting (GCS not serving), serving."""
     NONE = "none"
     STARTING = "starting"
     SERVING = "serving"
 
 
-class JCond(enum.Enum):
+class JCond(Enum):
     """The submitter Job's terminal condition (Complete=True / Failed=True)."""
     NONE = "none"
     COMPLETE = "Complete"
     FAILED = "Failed"
 
 
-class SubPc(enum.Enum):
+class SubPc(Enum):
     """Where a submitter pod is in its script (J:90-212)."""
     STATUS = "ray job status"
     SUBMIT = "ray job submit"
@@ -131,20 +130,20 @@ class SubPc(enum.Enum):
     BROKEN = "follow: head went away"
 
 
-class PodSlot(enum.Enum):
+class PodSlot(Enum):
     """CUR: the pod of the live submitter Job; OLD: a pod of a deleted Job, still running."""
     CUR = "current"
     OLD = "lingering"
 
 
-class CacheSt(enum.Enum):
+class CacheSt(Enum):
     """Informer cache of one object: in sync; current but never observed; one version behind."""
     SYNC = "sync"
     FRESH = "fresh"
     BEHIND = "behind"
 
 
-class CrView(enum.Enum):
+class CrView(Enum):
     """What the operator can see of a RayCluster: absent, not ready, ready."""
     ABSENT = "absent"
     NOT_READY = "NotReady"
@@ -154,7 +153,7 @@ class CrView(enum.Enum):
 CR_STATUS = {CrView.NOT_READY: ClStat.NOT_READY, CrView.READY: ClStat.READY}
 
 
-class JobView(enum.Enum):
+class JobView(Enum):
     """What the operator can see of the submitter Job."""
     ABSENT = "absent"
     ACTIVE = "active"
@@ -162,13 +161,13 @@ class JobView(enum.Enum):
     FAILED = "Failed"
 
 
-class Timer(enum.Enum):
+class Timer(Enum):
     OFF = "off"
     ARMED = "armed"
     FIRED = "fired"
 
 
-class Rank(enum.Enum):
+class Rank(Enum):
     """Durations, ordered: the abstract clock only knows which deadline comes first."""
     OFF = 0
     SHORT = 30         # DefaultSubmitterFinishedTimeout, C:37-41
@@ -176,7 +175,7 @@ class Rank(enum.Enum):
     XLONG = 3600       # user durations (activeDeadlineSeconds, ttlSecondsAfterFinished)
 
 
-class Pc(enum.Enum):
+class Pc(Enum):
     """The operator's next external call inside a reconcile (reference §13.3)."""
     IDLE = "idle"
     FIN_ADD = "Update(add finalizer)"
@@ -199,7 +198,7 @@ WRITES = frozenset({Pc.FIN_ADD, Pc.STATUS_WRITE, Pc.FIN_REMOVE, Pc.CREATE_CLUSTE
 DASHBOARD_CALLS = frozenset({Pc.GET_JOB_INFO, Pc.SUBMIT_JOB, Pc.STOP_JOB})
 
 
-class Result(enum.Enum):
+class Result(Enum):
     """What a reconcile returned: `{}`, `RequeueAfter 3s`, an error (rate-limited retry)."""
     NONE = "none"
     WAIT = "{}"
@@ -207,20 +206,20 @@ class Result(enum.Enum):
     ERROR = "error"
 
 
-class Outcome(enum.Enum):
+class Outcome(Enum):
     """How the user's program ends after writing its side effect."""
     SUCCEED = "succeed"
     FAIL = "fail"
     EITHER = "either"
 
 
-class Sink(enum.Enum):
+class Sink(Enum):
     """The external sink: appends every write, or deduplicates by a unique key."""
     APPEND = "append"
     IDEMPOTENT = "idempotent"
 
 
-class ExitMode(enum.Enum):
+class ExitMode(Enum):
     """Exit code of `ray job logs --follow` when the head stops under it (OBS row 3)."""
     ZERO = "0"
     ONE = "1"
@@ -240,7 +239,7 @@ class RJHead(NamedTuple):
 BACKOFF_LIMIT = Const(1, "spec.backoffLimit (0: no retry)", min=0)
 
 
-class Age(enum.Enum):
+class Age(Enum):
     """An attempt, relative to the current one. Per-attempt ghosts keep the current, the
     previous and all older attempts together, so they stay finite however many attempts
     there are: an older attempt's count is folded into the largest of theirs, and a bump
