@@ -393,6 +393,7 @@ class MapDomain(Domain):
             if not key.scalar:
                 raise TypeError(f"Map[{key}, ...]: keys must be scalar")
             self.keys = list(key.values)
+            self.position = {k: i for i, k in enumerate(self.keys)}   # a key's place in the code
 
     def resolve(self, env):
         return MapDomain(self.key.resolve(env), self.value.resolve(env)) if self.lazy else self

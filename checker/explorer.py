@@ -221,9 +221,9 @@ class BreadthFirst:
         def emit(index, succ, choices, changed, loaded):
             """One step from `st` (whose key is `here`): a state to keep if new."""
             fired[index] += 1
-            if succ is st or succ == st:
+            if succ is st:                      # nothing written (see Machine.codecs)
                 return
-            if taken is not None:
+            if taken is not None and succ != st:    # (written, but to the same values)
                 taken.append((index, succ))
             key = succ if exact else fingerprint(succ)
             if (elsewhere is None or not elsewhere(key, succ, here, changed)) and key not in seen:

@@ -58,9 +58,9 @@ class MapValue(_Logged, dict):
         dict.__setitem__(self, key, value)
         touched = self._touched
         if touched is None or self._parent is not None:
-            self._mark(self._domain.key.encode(key))
+            self._mark(self._domain.position[key])
         else:
-            touched.add(self._domain.key.encode(key))
+            touched.add(self._domain.position[key])
 
     def update(self, other=(), **kw):
         for k, v in dict(other, **kw).items():
