@@ -30,7 +30,8 @@ from . import pipeline
 from .cli_conform import conform
 from .cli_gate import gate, mutants
 from .store import STORES
-from .render import console, fail, print_result, print_trace, progress_printer
+from .render import console, fail, print_result, print_summary, print_trace, progress_printer
+from .summary import counted
 from .trace import replay as replay_trace
 
 
@@ -133,8 +134,10 @@ def _not_nan(ctx, param, value):
                    "fingerprints, or auto: exact up to 262,144 states, then fingerprints. "
                    "Liveness keeps them whole.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress lines on stderr.")
+@click.option("-v", "--verbose", is_flag=True,
+              help="Every verdict as a table, the statistics, each warning on its own line.")
 def check(model, consts, json_path, trace_dir, max_states, max_seconds, deadlock, properties,
-          engine, store, quiet):
+          engine, store, quiet, verbose):
     """Explore every interleaving of MODEL and give each property a verdict."""
     out, err = console(), console(stderr=True)
     check_writable(json_path, trace_dir)
@@ -152,7 +155,6 @@ def check(model, consts, json_path, trace_dir, max_states, max_seconds, deadlock
     if store:
         m.options.store = store
     result = pipeline.check(m, trace_dir, None if quiet else progress_printer(err)).result
-    print_result(out, result)
     for p in result.properties:
         certificate = getattr(p, "certificate", None)      # a proof (pdr's invariant)
         if certificate is not None:
@@ -161,6 +163,7 @@ def check(model, consts, json_path, trace_dir, max_states, max_seconds, deadlock
                       f"  (check-model certify {escape(str(path))} {escape(str(model))})")
     if json_path:
         write_text(json_path, json.dumps(result.to_json(), indent=1) + "\n")
+    print_result(out, result, verbose)
     if result.interrupted:
         sys.exit(3)
     sys.exit(result.exit_code)
@@ -211,7 +214,11 @@ def certify(certs, model):
         else:
             out.print(f"[red]not certified[/]: {escape(str(certificate.source))}: "
                       f"{escape(', '.join(failed))} fails", soft_wrap=True)
-    sys.exit(1 if any(failures) else 0)
+    failed = sum(map(bool, failures))
+    print_summary(out, f"FAIL: {failed} of {counted(len(certificates), 'certificate')} not "
+                       f"certified" if failed else
+                       f"OK: {counted(len(certificates), 'certificate')} certified")
+    sys.exit(1 if failed else 0)
 
 
 @main.command()

@@ -12,7 +12,8 @@ from . import reports
 from .errors import CheckerError
 from .files import check_writable, write_text
 from .mutants import load_catalog, run_catalog
-from .render import console, fail
+from .render import console, fail, print_summary
+from .summary import counted, listed
 
 _STYLE = {"ok": "green", "moved": "red", "error": "red", "unknown": "yellow"}
 
@@ -63,14 +64,13 @@ def gate(paths, rev, baseline, update_baseline, junit, sarif, markdown, trace_di
             out.print(f"        [red]✗[/] {escape(line)}", soft_wrap=True)
         for line in o.notes:
             out.print(f"        [dim]• {escape(line)}[/]")
-    if not models:
-        out.print("no models to check" + (f" (nothing changed since {rev})" if rev else ""))
     for path, text in ((junit, reports.junit), (sarif, reports.sarif), (markdown, reports.markdown)):
         if path:
             write_text(path, text(outcomes))
     if update_baseline:
         g.save_baseline(baseline, recorded, outcomes)
-    out.print(g.summary(outcomes))
+    since = f" (nothing changed since {rev})" if rev and not models else ""
+    print_summary(out, g.summary(outcomes) + since)
     sys.exit(g.exit_code(outcomes))
 
 
@@ -95,6 +95,8 @@ def mutants(catalog, only):
         if o.also_moved:
             moved = escape(", ".join(o.also_moved))
             out.print(f"         [dim]also moved, not counted as kills: {moved}[/]")
-    killed = sum(o.killed for o in outcomes)
-    out.print(f"{killed}/{len(outcomes)} mutants killed")
-    sys.exit(0 if killed == len(outcomes) else 1)
+    survived = [o.mutant.name for o in outcomes if not o.killed]
+    print_summary(out, f"FAIL: {len(survived)} of {counted(len(outcomes), 'mutant')} survived: "
+                       f"{listed(survived)}" if survived else
+                       f"OK: {len(outcomes)} of {counted(len(outcomes), 'mutant')} killed")
+    sys.exit(1 if survived else 0)

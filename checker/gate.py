@@ -19,6 +19,7 @@ from .files import read_text
 from .model import Model, load_model
 from . import pipeline
 from .results import RunResult, Verdict
+from .summary import counted, listed, outcome
 
 BASELINE = "gate-baseline.json"
 
@@ -213,12 +214,20 @@ _SAID = {"ok": "as expected", "moved": "moved", "unknown": "unknown",
 
 
 def summary(outcomes: list[ModelOutcome]) -> str:
-    """How many models ended how: '3 models: 1 as expected, 1 moved, 1 unknown'."""
-    counts = {status: sum(o.status == status for o in outcomes) for status in _SAID}
-    if counts["ok"] == len(outcomes):
-        return f"{len(outcomes)} models as expected"
-    return f"{len(outcomes)} models: " + ", ".join(f"{n} {_SAID[status]}"
-                                                  for status, n in counts.items() if n)
+    """The gate's last line: `OK: 3 models as expected (1,234 states, 2.0 s)`, or how
+    many models ended how, naming those that did not end as expected."""
+    if not outcomes:
+        return "OK: no models to check"
+    counts = {status: [key(o.path) for o in outcomes if o.status == status] for status in _SAID}
+    word = outcome(bool(counts["moved"] or counts["error"]), bool(counts["unknown"]))
+    checked = [o.result.stats for o in outcomes if o.result is not None]
+    cost = (f" ({counted(sum(s.distinct_states for s in checked), 'state')}, "
+            f"{sum(s.seconds for s in checked):.1f} s)")
+    if word == "OK":
+        return f"OK: {counted(len(outcomes), 'model')} as expected{cost}"
+    parts = [f"{len(names)} {_SAID[status]}" + ("" if status == "ok" else f" ({listed(names)})")
+             for status, names in counts.items() if names]
+    return f"{word}: {counted(len(outcomes), 'model')}: {', '.join(parts)}{cost}"
 
 
 def exit_code(outcomes: list[ModelOutcome]) -> int:

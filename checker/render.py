@@ -11,6 +11,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from .results import RunResult, Verdict
+from .summary import run_line, warnings
 
 _STYLE = {Verdict.HOLDS: "green", Verdict.VIOLATED: "red", Verdict.UNKNOWN: "yellow"}
 
@@ -29,7 +30,28 @@ def fail(err: Console, e: Exception) -> None:
     sys.exit(2)
 
 
-def print_result(out: Console, result: RunResult) -> None:
+def print_result(out: Console, result: RunResult, verbose: bool = False) -> None:
+    """The warnings, one line per kind, and the summary line; `verbose` first prints
+    every verdict, the statistics and each warning on a line of its own."""
+    if verbose:
+        print_details(out, result)
+    else:
+        for line in warnings(result):
+            out.print(f"[yellow]warning:[/] {escape(line)}", soft_wrap=True)
+    print_summary(out, run_line(result))
+
+
+def print_summary(out: Console, line: str) -> None:
+    """The last line of a run, its first word coloured."""
+    word, _, rest = line.partition(":")
+    out.print(f"[{_OUTCOME_STYLE[word]}]{word}[/]:{escape(rest)}", soft_wrap=True)
+
+
+_OUTCOME_STYLE = {"OK": "green bold", "FAIL": "red bold", "UNKNOWN": "yellow bold"}
+
+
+def print_details(out: Console, result: RunResult) -> None:
+    """Every verdict as a table, the statistics, and each action that never fired."""
     table = Table(title=f"{result.model or result.spec}  ({result.spec}, {result.engine} engine)",
                   title_justify="left")
     for col in ("property", "kind", "verdict", "expected"):
