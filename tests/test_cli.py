@@ -557,9 +557,10 @@ def test_an_undecided_run_ends_unknown_and_says_why_the_search_stopped(tmp_path)
 
 DEAD = """
     from checker.dsl import Spec, action, invariant, require
+    from checker.domains import Int
 
     class Dead(Spec):
-        x: range(3) = 0
+        x: Int[0, 2] = 0
 
         @action
         def up(s):

@@ -232,7 +232,7 @@ def test_ci_outputs_name_the_property_and_carry_the_trace(project):
     assert location["region"]["startLine"] == SPEC.splitlines().index("    @reachable") + 1
     assert not any(r["ruleId"] == "coverage-lost" for r in results)   # no baseline: only the verdict
     markdown = (root / "out/pr.md").read_text()
-    assert "## check-model gate: 1 models: 1 moved" in markdown
+    assert "## check-model gate: FAIL: 1 model: 1 moved (models/light.toml) (" in markdown
 
 
 def test_markdown_draws_the_counterexample_as_a_sequence_diagram(project):
