@@ -33,6 +33,7 @@ from .store import STORES
 from .render import console, fail, print_result, print_summary, print_trace, progress_printer
 from .summary import counted
 from .trace import replay as replay_trace
+from .trace_page import trace_page
 
 
 class DefaultToCheck(click.Group):
@@ -86,6 +87,7 @@ def main():
     check-model models/rayjob.toml          check a model (same as `check ...`)
     check-model replay TRACE MODEL          re-validate a trace against a spec
     check-model show TRACE                  print a trace step by step
+    check-model show TRACE --html FILE      ... or write it as a web page
     check-model certify CERT... MODEL       re-check proof certificates
 
     \b
@@ -223,13 +225,21 @@ def certify(certs, model):
 
 @main.command()
 @click.argument("trace", type=click.Path(dir_okay=False, path_type=Path))
-def show(trace):
-    """Print TRACE as a table of what changed at each step."""
+@click.option("--html", "html_path", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the trace as one self-contained HTML page here (open it in a browser).")
+def show(trace, html_path):
+    """Print TRACE as a table of what changed at each step, or write it as a web page."""
     try:
+        check_writable(html_path)
         data = read_itf(trace)
+        if html_path:
+            write_text(html_path, trace_page(data))
     except CheckerError as e:
         fail(console(stderr=True), e)
-    print_trace(console(), data)
+    if html_path:
+        console().print(f"wrote {escape(str(html_path))} ({len(data['states'])} states)", soft_wrap=True)
+    else:
+        print_trace(console(), data)
 
 
 main.add_command(gate)

@@ -11,6 +11,7 @@ from . import gate as g
 from . import reports
 from .errors import CheckerError
 from .files import check_writable, write_text
+from .gate_page import write_site
 from .mutants import load_catalog, run_catalog
 from .render import console, fail, print_summary
 from .summary import counted, listed
@@ -29,12 +30,15 @@ _STYLE = {"ok": "green", "moved": "red", "error": "red", "unknown": "yellow"}
 @click.option("--sarif", type=click.Path(dir_okay=False, path_type=Path), help="Write SARIF here.")
 @click.option("--markdown", type=click.Path(dir_okay=False, path_type=Path),
               help="Write a Markdown summary (for a pull-request comment) here.")
+@click.option("--html", "html_dir", type=click.Path(file_okay=False, path_type=Path),
+              help="Write an index of every model's verdicts here, each trace a web page.")
 @click.option("--traces", "trace_dir", type=click.Path(file_okay=False, path_type=Path),
               default=Path("traces"), show_default=True,
               help="Directory for traces and proof certificates.")
 @click.option("--all", "include_slow", is_flag=True,
               help="Check the models in slow/ folders too (left out unless named).")
-def gate(paths, rev, baseline, update_baseline, junit, sarif, markdown, trace_dir, include_slow):
+def gate(paths, rev, baseline, update_baseline, junit, sarif, markdown, html_dir, trace_dir,
+         include_slow):
     """Re-check models (default: every model under models/) against their [expect].
 
     Models in slow/ folders below the directories searched are left out unless --all
@@ -44,7 +48,8 @@ def gate(paths, rev, baseline, update_baseline, junit, sarif, markdown, trace_di
     """
     out, err = console(), console(stderr=True)
     try:
-        check_writable(junit, sarif, markdown, trace_dir, baseline if update_baseline else None)
+        check_writable(junit, sarif, markdown, html_dir, trace_dir,
+                       baseline if update_baseline else None)
         models, skipped = g.discover(list(paths) or [Path("models")], include_slow)
         if rev:
             models = g.changed_models(models, rev)
@@ -67,6 +72,8 @@ def gate(paths, rev, baseline, update_baseline, junit, sarif, markdown, trace_di
     for path, text in ((junit, reports.junit), (sarif, reports.sarif), (markdown, reports.markdown)):
         if path:
             write_text(path, text(outcomes))
+    if html_dir:
+        write_site(html_dir, outcomes)
     if update_baseline:
         g.save_baseline(baseline, recorded, outcomes)
     since = f" (nothing changed since {rev})" if rev and not models else ""

@@ -13,6 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from .actors import action_table
 from .dsl import Kind
 from .errors import CheckerError
 from .files import read_text
@@ -79,7 +80,7 @@ def check_model(path: Path, baseline: dict, trace_dir: Path | None = None) -> Mo
     result = out.result = checked.result
     if result.interrupted:              # Ctrl-C stops the whole gate, not just this model
         raise KeyboardInterrupt
-    out.actors = {b.name: (actor_of(b), b.calls) for b in checked.machine.all_bindings}
+    out.actors = action_table(checked.machine)
     for p in result.properties:
         certificate = getattr(p, "certificate", None)      # a proof (pdr's invariant)
         if certificate is not None and trace_dir is not None:
@@ -103,14 +104,6 @@ def check_model(path: Path, baseline: dict, trace_dir: Path | None = None) -> Mo
         if before is not None and before != now and result.stats.complete:
             out.notes.append(f"distinct states {before:,} → {now:,}")
     return out
-
-
-def actor_of(binding) -> str:
-    """Who performs an action, for diagrams: 'faults', or the class that defines it."""
-    if binding.kind == Kind.FAULT:
-        return "faults"
-    owner = binding.fn.__qualname__.rpartition(".")[0].rpartition(".")[2]
-    return owner or "spec"
 
 
 def key(path: Path) -> str:

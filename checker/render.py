@@ -173,15 +173,20 @@ def print_trace(out: Console, data: dict) -> None:
                   else f"[magenta]the last state loops back to state {loop}[/]")
 
 
-def _step_label(smeta: dict, default: str) -> str:
-    """`action(k=v) choosing ...`, marked when a fault, as rich markup."""
+def step_text(smeta: dict, default: str) -> str:
+    """`action(k=v) choosing ...`: a step's ITF `#meta` as plain text."""
     action = smeta.get("action", default)
     params = smeta.get("params") or {}
     label = action + (f"({', '.join(f'{k}={itf_text(v)}' for k, v in params.items())})"
                       if params else "")
     if smeta.get("choices"):
         label += f" choosing {', '.join(map(itf_text, smeta['choices']))}"
-    label = escape(label)
+    return label
+
+
+def _step_label(smeta: dict, default: str) -> str:
+    """The step's text as rich markup, marked when a fault."""
+    label = escape(step_text(smeta, default))
     return f"[red]fault[/] {label}" if smeta.get("kind") == "fault" else label
 
 
