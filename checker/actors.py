@@ -45,9 +45,12 @@ def lanes(actors: dict[str, tuple[str, str | None]], used: list[str]) -> dict[st
     return shown
 
 
-def action_table(machine: Machine) -> dict[str, tuple[str, str | None]]:
-    """Action name -> (the actor performing it, the actor it calls)."""
-    return {b.name: (actor_of(machine.spec_cls, b), b.calls) for b in machine.all_bindings}
+def step_actors(info: dict[str, dict], action: str | None, kind: str) -> tuple[str, str | None]:
+    """Who takes a step and whom it calls, from `action_info`'s table (where an action
+    is not described, as in an old trace: the spec, or faults)."""
+    described = info.get(action, {})
+    return (described.get("actor", FAULTS if kind == Kind.FAULT else "spec"),
+            described.get("calls"))
 
 
 def action_info(machine: Machine, names: set[str]) -> dict[str, dict]:

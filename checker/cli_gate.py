@@ -2,9 +2,11 @@
 from __future__ import annotations
 
 import sys
+import tempfile
 from pathlib import Path
 
 import click
+from click.core import ParameterSource
 from rich.markup import escape
 
 from . import gate as g
@@ -23,6 +25,10 @@ _STYLE = {"ok": "green", "moved": "red", "error": "red", "unknown": "yellow"}
 @click.argument("paths", nargs=-1, type=click.Path(exists=True, path_type=Path))
 @click.option("--only-changed", "rev", metavar="REV",
               help="Check only models whose model file or spec changed since git REV.")
+@click.option("--changed", is_flag=True,
+              help="PATHS are files that changed (as pre-commit passes them): check the "
+                   "models under models/ they touch; traces go to a temporary folder "
+                   "unless --traces is given.")
 @click.option("--baseline", type=click.Path(dir_okay=False, path_type=Path),
               default=Path(g.BASELINE), show_default=True, help="Recorded states, actions, witnesses.")
 @click.option("--update-baseline", is_flag=True, help="Record this run as the new baseline.")
@@ -37,8 +43,9 @@ _STYLE = {"ok": "green", "moved": "red", "error": "red", "unknown": "yellow"}
               help="Directory for traces and proof certificates.")
 @click.option("--all", "include_slow", is_flag=True,
               help="Check the models in slow/ folders too (left out unless named).")
-def gate(paths, rev, baseline, update_baseline, junit, sarif, markdown, html_dir, trace_dir,
-         include_slow):
+@click.pass_context
+def gate(ctx, paths, rev, changed, baseline, update_baseline, junit, sarif, markdown, html_dir,
+         trace_dir, include_slow):
     """Re-check models (default: every model under models/) against their [expect].
 
     Models in slow/ folders below the directories searched are left out unless --all
@@ -50,9 +57,14 @@ def gate(paths, rev, baseline, update_baseline, junit, sarif, markdown, html_dir
     try:
         check_writable(junit, sarif, markdown, html_dir, trace_dir,
                        baseline if update_baseline else None)
-        models, skipped = g.discover(list(paths) or [Path("models")], include_slow)
+        default = [Path("models")] if Path("models").is_dir() else []     # none: nothing to do
+        models, skipped = g.discover(default if changed else list(paths) or default, include_slow)
         if rev:
             models = g.changed_models(models, rev)
+        if changed:
+            models = g.touched_models(models, list(paths), Path.cwd())
+            if ctx.get_parameter_source("trace_dir") is ParameterSource.DEFAULT:
+                trace_dir = Path(tempfile.gettempdir()) / "check-model-traces"   # not in the work tree
         recorded = g.load_baseline(baseline)
     except CheckerError as e:
         fail(err, e)
@@ -76,7 +88,8 @@ def gate(paths, rev, baseline, update_baseline, junit, sarif, markdown, html_dir
         write_site(html_dir, outcomes)
     if update_baseline:
         g.save_baseline(baseline, recorded, outcomes)
-    since = f" (nothing changed since {rev})" if rev and not models else ""
+    since = f" (nothing changed since {rev})" if rev and not models else \
+        " (no changed file touches a model)" if changed and not models else ""
     print_summary(out, g.summary(outcomes) + since)
     sys.exit(g.exit_code(outcomes))
 

@@ -13,7 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from .actors import action_table
+from .actors import action_info
 from .dsl import Kind
 from .errors import CheckerError
 from .files import read_text
@@ -33,8 +33,10 @@ class ModelOutcome:
     error: str | None = None
     moved: list[str] = dataclasses.field(default_factory=list)     # failures, one line each
     notes: list[str] = dataclasses.field(default_factory=list)     # reported, not failed
-    actors: dict[str, tuple[str, str | None]] = dataclasses.field(default_factory=dict)
-    """Action name -> (the actor performing it, the actor it calls), for diagrams."""
+    error_where: str | None = None      # file:line the error names (the spec line, often)
+    actions: dict[str, dict] = dataclasses.field(default_factory=dict)
+    """Action name -> its actor, calls, kind, where and doc (`checker.actors.action_info`),
+    for diagrams and code flows."""
 
     @property
     def status(self) -> str:
@@ -75,12 +77,12 @@ def check_model(path: Path, baseline: dict, trace_dir: Path | None = None) -> Mo
         out.model = load_model(path)
         checked = pipeline.check(out.model, trace_dir)
     except CheckerError as e:
-        out.error = str(e)
+        out.error, out.error_where = str(e), e.where
         return out
     result = out.result = checked.result
     if result.interrupted:              # Ctrl-C stops the whole gate, not just this model
         raise KeyboardInterrupt
-    out.actors = action_table(checked.machine)
+    out.actions = action_info(checked.machine, {b.name for b in checked.machine.all_bindings})
     for p in result.properties:
         certificate = getattr(p, "certificate", None)      # a proof (pdr's invariant)
         if certificate is not None and trace_dir is not None:
@@ -184,10 +186,16 @@ def changed_models(models: list[Path], rev: str) -> list[Path]:
     except (subprocess.CalledProcessError, FileNotFoundError) as e:
         detail = e.stderr.strip() if isinstance(e, subprocess.CalledProcessError) else str(e)
         raise CheckerError(f"--only-changed {rev}: git failed: {detail}") from None
-    changed = {(top / n).resolve() for n in names}
-    if any(p.is_relative_to(top / "checker") for p in changed):
+    return touched_models(models, [top / n for n in names], top)
+
+
+def touched_models(models: list[Path], changed: list[Path], root: Path) -> list[Path]:
+    """The models that a change of the files `changed` may move: their own model file,
+    a file of their spec's package, or (all of them) the checker/ below `root`."""
+    changed_files = {p.resolve() for p in changed}
+    if any(p.is_relative_to(root.resolve() / "checker") for p in changed_files):
         return models
-    return [m for m in models if m.resolve() in changed or _spec_changed(m, changed)]
+    return [m for m in models if m.resolve() in changed_files or _spec_changed(m, changed_files)]
 
 
 def _spec_changed(model_path: Path, changed: set[Path]) -> bool:

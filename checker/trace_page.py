@@ -12,7 +12,7 @@ import json
 from importlib import resources
 from pathlib import Path
 
-from .actors import FAULTS, lane_key, lanes
+from .actors import lane_key, lanes, step_actors
 from .render import itf_diff, itf_text, step_text
 
 
@@ -26,10 +26,10 @@ def page_data(data: dict) -> dict:
     closing = meta.get("loop_step") if isinstance(loop, int) and loop < len(states) - 1 else None
     if closing is not None:
         moves.append((closing, states[loop]))
-    table = {m.get("action", "a step"): _actor(info, m) for m, _ in moves[1:]}
+    table = {m.get("action", "a step"): step_actors(info, m.get("action"), m.get("kind", "")) for m, _ in moves[1:]}
     steps, previous = [], None
     for i, (smeta, state) in enumerate(moves):
-        actor, calls = _actor(info, smeta) if i else (None, None)
+        actor, calls = step_actors(info, smeta.get("action"), smeta.get("kind", "")) if i else (None, None)
         steps.append({
             "label": step_text(smeta, "a step") if i else "initial state",
             "action": smeta.get("action", "a step") if i else None,
@@ -58,14 +58,6 @@ def page_title(data: dict) -> str:
     """`RayJob p3 invariant`: the spec, the property and its kind."""
     meta = data.get("#meta", {})
     return " ".join(str(meta[k]) for k in ("spec", "property", "kind") if k in meta) or "trace"
-
-
-def _actor(info: dict, smeta: dict) -> tuple[str, str | None]:
-    """Who takes the step, and whom it calls (an old trace without `#meta.actions`: the
-    spec, or faults)."""
-    described = info.get(smeta.get("action"), {})
-    return (described.get("actor", FAULTS if smeta.get("kind") == "fault" else "spec"),
-            described.get("calls"))
 
 
 def _where(where: str | None) -> dict | None:

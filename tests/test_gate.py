@@ -244,8 +244,8 @@ def test_markdown_draws_the_counterexample_as_a_sequence_diagram(project):
     assert result.exit_code == 1
     md = (root / "pr.md").read_text()
     assert "```mermaid\nsequenceDiagram" in md
-    assert "participant Dimmer as Dimmer" in md
-    assert md.count("Light->>Dimmer: up") == 3
+    assert "    participant a0 as Light\n    participant a1 as Dimmer\n" in md
+    assert "a0->>a1: 1. up\n    a0->>a1: 2. up\n    a0->>a1: 3. up\n    Note over a0,a1: ✗ full holds" in md
 
 
 def test_only_changed_rechecks_models_whose_spec_changed(project):
