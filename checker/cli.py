@@ -15,6 +15,7 @@ import sys
 import tempfile
 import time
 import tomllib
+from contextlib import nullcontext
 import traceback
 from pathlib import Path
 
@@ -30,7 +31,8 @@ from . import pipeline
 from .cli_conform import conform
 from .cli_gate import gate, mutants
 from .store import STORES
-from .render import console, fail, print_result, print_summary, print_trace, progress_printer
+from .progress import ProgressLine
+from .render import console, fail, print_result, print_summary, print_trace
 from .summary import counted
 from .trace import replay as replay_trace
 from .trace_page import trace_page
@@ -156,7 +158,8 @@ def check(model, consts, json_path, trace_dir, max_states, max_seconds, deadlock
         m.engine = engine
     if store:
         m.options.store = store
-    result = pipeline.check(m, trace_dir, None if quiet else progress_printer(err)).result
+    with nullcontext() if quiet else ProgressLine(err) as progress:
+        result = pipeline.check(m, trace_dir, progress).result
     for p in result.properties:
         certificate = getattr(p, "certificate", None)      # a proof (pdr's invariant)
         if certificate is not None:

@@ -85,18 +85,6 @@ def print_details(out: Console, result: RunResult) -> None:
             out.print(f"[yellow]warning:[/] action {escape(name)} never fired")
 
 
-def progress_printer(err: Console):
-    """A callback for the engines: a status line on stderr (the explorer's statistics,
-    once a second, or a symbolic engine's message)."""
-    def report(stats):
-        if isinstance(stats, str):
-            err.print(f"  … {stats}", highlight=False)
-            return
-        err.print(f"  … {stats.distinct_states:,} states, {stats.states_per_second:,.0f} states/s, "
-                  f"queue {stats.queue:,}, depth {stats.depth}", highlight=False)
-    return report
-
-
 def itf_text(value: Any) -> str:
     """Compact text for an ITF value (as `checker.itf.read_itf` checked it): 3, "x",
     {a, b}, {k ↦ v}, Some(3), <<a, b>>."""
