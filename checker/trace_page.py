@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from importlib import resources
 from pathlib import Path
 
@@ -26,10 +27,11 @@ def page_data(data: dict) -> dict:
     closing = meta.get("loop_step") if isinstance(loop, int) and loop < len(states) - 1 else None
     if closing is not None:
         moves.append((closing, states[loop]))
-    table = {m.get("action", "a step"): step_actors(info, m.get("action"), m.get("kind", "")) for m, _ in moves[1:]}
+    who = [step_actors(info, m.get("action"), m.get("kind", "")) for m, _ in moves]
+    table = {m.get("action", "a step"): actors for (m, _), actors in zip(moves[1:], who[1:])}
     steps, previous = [], None
     for i, (smeta, state) in enumerate(moves):
-        actor, calls = step_actors(info, smeta.get("action"), smeta.get("kind", "")) if i else (None, None)
+        actor, calls = who[i] if i else (None, None)
         steps.append({
             "label": step_text(smeta, "a step") if i else "initial state",
             "action": smeta.get("action", "a step") if i else None,
@@ -64,7 +66,8 @@ def _where(where: str | None) -> dict | None:
     """`file:line` as shown (relative to here when below it) and as a file:// link."""
     if not where:
         return None
-    file, _, line = where.rpartition(":")
+    m = re.fullmatch(r"(.*):(\d+)", where)
+    file, line = m.groups() if m else (where, "1")
     path = Path(file).resolve()
     try:
         shown = str(path.relative_to(Path.cwd().resolve()))

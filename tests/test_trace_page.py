@@ -2,11 +2,8 @@
 headless browser: the page loads without a console message, holds every step, and draws."""
 import inspect
 import json
-import os
 import re
-import shutil
 import struct
-import subprocess
 import zlib
 from pathlib import Path
 
@@ -20,6 +17,7 @@ from checker.domains import Map
 from checker.itf import read_itf
 from checker.machine import Machine
 from checker.trace_page import page_data, trace_page
+from external import browse, console_messages
 
 
 class ApiServer(Spec):
@@ -153,27 +151,6 @@ def test_the_gate_html_index_links_every_trace_of_every_model(traces, tmp_path, 
 
 
 # ---------------------------------------------------------------- in a real browser
-
-def chromium() -> str:
-    """Debian's chromium (.ci/run installs it); only a developer's machine may lack it."""
-    found = shutil.which("chromium") or shutil.which("chromium-browser")
-    if found is None:
-        if os.environ.get("CI"):
-            pytest.fail("chromium is not installed (.ci/run installs it)")
-        pytest.skip("chromium is not installed")
-    return found
-
-
-def browse(page: Path, *args: str) -> subprocess.CompletedProcess:
-    """Open `page` in headless chromium, its console messages logged to stderr."""
-    return subprocess.run([chromium(), "--headless", "--no-sandbox", "--disable-gpu",
-                           "--enable-logging=stderr", "--v=0", *args, page.as_uri()],
-                          capture_output=True, text=True, timeout=60)
-
-
-def console_messages(run: subprocess.CompletedProcess) -> list[str]:
-    return [line for line in run.stderr.splitlines() if ":CONSOLE" in line]
-
 
 def test_the_browser_catches_a_broken_page(tmp_path):
     """The check the next test relies on: a page that throws is seen to throw."""

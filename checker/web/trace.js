@@ -45,7 +45,8 @@ function timeline() {
       const mark = j === from ? (step.fault ? "⚡" : "●") : j === to && callee ? "◆" : "";
       const side = j === from && callee ? (to > from ? " right" : " left")
         : j === to && callee ? (from > to ? " right" : " left") : "";
-      return el("td", {class: "lane" + (between ? " through" : "") + side + (step.fault && j === from ? " fault" : "")}, mark);
+      const classes = "lane" + (between ? " through" : "") + side + (step.fault && j === from ? " fault" : "");
+      return el("td", {class: classes}, mark);
     });
     const breaks = trace.verdict === "violated" && trace.loop == null && i === trace.steps.length - 1;
     const classes = ["step", step.cycle ? "cycle" : "", i === trace.loop ? "loop-start" : "", breaks ? "breaks" : ""];
