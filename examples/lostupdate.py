@@ -5,7 +5,7 @@ a version check two interleaved read-modify-writes lose an increment (a lost upd
 `resourceVersion`-style optimistic concurrency (`VERSIONED = true`) rejects the stale
 write, and the controller reads again. A crash of a controller loses what it had read.
 """
-from checker import Const, Int, Map, Option, Spec, action, fault, invariant, require
+from checker import Const, Int, Map, Spec, action, fault, invariant, require
 
 Client = Int[1, 2]
 
@@ -17,32 +17,32 @@ class ApiServer(Spec):
 
 
 class Controller(ApiServer):
-    read: Map[Client, Option[Int[0, 2]]] = Map.fill(None)      # what each has read
+    holding: Map[Client, bool] = Map.fill(False)        # has read, not yet written
+    read: Map[Client, Int[0, 2]] = Map.fill(0)          # the value it read
     read_version: Map[Client, Int[0, 2]] = Map.fill(0)
     done: Map[Client, bool] = Map.fill(False)
 
     @action(calls="API server")
     def get(s, c: Client):
         """GET the counter, remembering its value and resourceVersion."""
-        require(not s.done[c] and s.read[c] is None)
-        s.read[c], s.read_version[c] = s.stored, s.version
+        require(not s.done[c] and not s.holding[c])
+        s.holding[c], s.read[c], s.read_version[c] = True, s.stored, s.version
 
     @action(calls="API server")
     def update(s, c: Client):
         """PUT what was read plus one; with VERSIONED a stale resourceVersion is a
         conflict, and the controller has to GET again."""
-        require(s.read[c] is not None)
+        require(s.holding[c])
+        s.holding[c] = False
         if s.VERSIONED and s.read_version[c] != s.version:
-            s.read[c] = None
             return
-        s.stored, s.version = s.read[c] + 1, s.version + 1
-        s.read[c], s.done[c] = None, True
+        s.stored, s.version, s.done[c] = s.read[c] + 1, s.version + 1, True
 
     @fault
     def crash(s, c: Client):
         """The controller restarts: what it had read is gone; it starts over."""
-        require(s.read[c] is not None)
-        s.read[c] = None
+        require(s.holding[c])
+        s.holding[c] = False
 
     @invariant
     def no_lost_update(s):

@@ -593,3 +593,17 @@ def test_warnings_come_one_line_per_kind_and_verbose_gives_each(tmp_path, monkey
         ["warning: action never_a never fired", "warning: action never_b never fired"]
     assert "┃ property" in verbose.output and "3 distinct states" in verbose.output
     assert last_line(verbose) == last_line(brief)
+
+
+def test_the_readme_tutorial_ends_as_the_readme_says(tmp_path, monkeypatch):
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    tutorial = readme[readme.index("## Tutorial"):readme.index("# Reference")]
+    model_text = re.search(r"```toml\n(.*?)```", tutorial, re.S).group(1)
+    said = re.search(r"```\n(FAIL: .*)\n```", tutorial).group(1)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "lostupdate.toml").write_text(model_text)
+    result = run("lostupdate.toml")
+    assert result.exit_code == 1
+    assert re.sub(r"\d+\.\d s\)$", "", last_line(result)) == re.sub(r"\d+\.\d s\)$", "", said)
+    fixed = run("lostupdate.toml", "-D", "VERSIONED=true")
+    assert fixed.exit_code == 0 and last_line(fixed).startswith("OK: 1 property as expected")

@@ -297,18 +297,16 @@ def hook(*files):
 
 def test_the_hook_with_all_files_checks_every_model_and_leaves_no_traces(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    monkeypatch.syspath_prepend(tmp_path)
+    monkeypatch.syspath_prepend(tmp_path / "spec")
     (tmp_path / "spec").mkdir()
-    (tmp_path / "spec" / "reportspec2.py").write_text(SPEC)
+    (tmp_path / "spec" / "hookspec.py").write_text(SPEC)
+    (tmp_path / "spec" / "other.py").write_text("")
     (tmp_path / "models").mkdir()
-    (tmp_path / "models" / "end.toml").write_text(f'spec = "spec.reportspec2:End"\n{EXPECT}')
-    (tmp_path / "spec" / "__init__.py").write_text("")
-    result = hook("spec/reportspec2.py", "spec/__init__.py", "models/end.toml")
+    (tmp_path / "models" / "end.toml").write_text(f'spec = "hookspec:End"\n{EXPECT}')
+    result = hook("spec/hookspec.py", "spec/other.py", "models/end.toml")       # --all-files
     assert result.exit_code == 1 and "models/end.toml" in result.output
     assert not (tmp_path / "traces").exists()
-    (tmp_path / "examples").mkdir()
-    (tmp_path / "examples" / "notes.txt").write_text("")
-    untouched = hook("examples/notes.txt")
+    untouched = hook("spec/other.py")
     assert untouched.exit_code == 0
     assert untouched.output.splitlines()[-1] == "OK: no models to check (no changed file touches a model)"
 
