@@ -57,7 +57,7 @@ def _homepage() -> str | None:
 def junit(outcomes: list[ModelOutcome]) -> str:
     """One suite per model (its time, tests, failures, errors, skipped); the classname is
     the model's path with dots, which Jenkins splits into package and class; lemmas
-    (properties no `[expect]` claims) are a class of their own."""
+    (invariants no `[expect]` claims) are a class of their own."""
     root = ET.Element("testsuites", name="check-model gate")
     for o in outcomes:
         suite = ET.SubElement(root, "testsuite", name=key(o.path),
@@ -67,7 +67,8 @@ def junit(outcomes: list[ModelOutcome]) -> str:
             case = ET.SubElement(suite, "testcase", classname=model, name="load")
             ET.SubElement(case, "error", message=o.error, type="model-error").text = o.error
         for p in o.result.properties if o.result else []:
-            classname = model if p.expected is not None or p.kind != Kind.INVARIANT else f"{model}.lemmas"
+            lemma = p.expected is None and p.kind == Kind.INVARIANT
+            classname = f"{model}.lemmas" if lemma else model
             case = ET.SubElement(suite, "testcase", classname=classname, name=p.name)
             wanted = (p.expected or Verdict.HOLDS).value
             if p.undecided:
