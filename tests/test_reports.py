@@ -317,3 +317,33 @@ def test_the_hook_passes_in_a_repository_with_specs_but_no_models(tmp_path, monk
     (tmp_path / "spec" / "s.py").write_text("")
     result = hook("spec/s.py")
     assert result.exit_code == 0, result.output
+
+
+@pytest.mark.slow
+def test_pre_commit_try_repo_runs_the_hook_as_users_get_it(tmp_path):
+    """The real thing: pre-commit installs this repository's HEAD into its own virtualenv
+    (from the package registry; about 20 s with a warm pip cache) and runs the hook."""
+    tool = require_tool(shutil.which("pre-commit"), "pre-commit")
+    repo = tmp_path / "user"
+    (repo / "spec").mkdir(parents=True)
+    (repo / "spec" / "__init__.py").write_text("")
+    (repo / "spec" / "hookspec.py").write_text(SPEC)
+    (repo / "models").mkdir()
+    model = repo / "models" / "end.toml"
+    model.write_text('spec = "spec.hookspec:End"\n[groups]\nfaults = true\n[expect]\n'
+                     'below_two = "violated"\nstarts_at_zero = "violated"\nsettles = "violated"\n')
+    git = lambda *a: subprocess.run(["git", "-c", "user.email=t@t", "-c", "user.name=t", *a],
+                                    cwd=repo, check=True, capture_output=True)
+    git("init", "-q")
+    git("add", ".")
+    git("commit", "-qm", "models")
+    env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home")}
+    try_repo = lambda: subprocess.run([tool, "try-repo", str(ROOT), "check-model-gate", "--all-files"],
+                                      cwd=repo, env=env, capture_output=True, text=True, timeout=600)
+    passed = try_repo()
+    assert passed.returncode == 0, passed.stdout + passed.stderr
+    assert "check-model gate" in passed.stdout and "Passed" in passed.stdout
+    assert git("status", "--porcelain").stdout == b""                # no traces/ left behind
+    model.write_text(model.read_text().replace('below_two = "violated"', 'below_two = "holds"'))
+    failed = try_repo()
+    assert failed.returncode == 1 and "below_two: expected holds, got violated" in failed.stdout
