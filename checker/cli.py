@@ -15,6 +15,7 @@ import sys
 import tempfile
 import time
 import tomllib
+from contextlib import nullcontext
 import traceback
 from pathlib import Path
 
@@ -31,8 +32,11 @@ from .cli_conform import conform
 from .cli_gate import gate, mutants
 from .parallel import cores
 from .store import STORES
-from .render import console, fail, print_result, print_trace, progress_printer
+from .progress import ProgressLine
+from .render import console, fail, print_result, print_summary, print_trace
+from .summary import counted
 from .trace import replay as replay_trace
+from .trace_page import trace_page
 
 
 class DefaultToCheck(click.Group):
@@ -86,6 +90,7 @@ def main():
     check-model models/rayjob.toml          check a model (same as `check ...`)
     check-model replay TRACE MODEL          re-validate a trace against a spec
     check-model show TRACE                  print a trace step by step
+    check-model show TRACE --html FILE      ... or write it as a web page
     check-model certify CERT... MODEL       re-check proof certificates
 
     \b
@@ -143,8 +148,10 @@ def _not_nan(ctx, param, value):
                    "here; --workers then defaults to the cluster's CPUs. Needs "
                    "pip install -e '.[ray]'.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress lines on stderr.")
+@click.option("-v", "--verbose", is_flag=True,
+              help="Every verdict as a table, the statistics, each warning on its own line.")
 def check(model, consts, json_path, trace_dir, max_states, max_seconds, deadlock, properties,
-          engine, store, workers, ray_address, quiet):
+          engine, store, workers, ray_address, quiet, verbose):
     """Explore every interleaving of MODEL and give each property a verdict."""
     out, err = console(), console(stderr=True)
     check_writable(json_path, trace_dir)
@@ -164,8 +171,8 @@ def check(model, consts, json_path, trace_dir, max_states, max_seconds, deadlock
     m.options.workers = workers or (1 if ray_address else cores())   # Ray: the cluster's CPUs
     if ray_address:
         m.options.ray = ray_address
-    result = pipeline.check(m, trace_dir, None if quiet else progress_printer(err)).result
-    print_result(out, result)
+    with nullcontext() if quiet else ProgressLine(err) as progress:
+        result = pipeline.check(m, trace_dir, progress).result
     for p in result.properties:
         certificate = getattr(p, "certificate", None)      # a proof (pdr's invariant)
         if certificate is not None:
@@ -174,6 +181,7 @@ def check(model, consts, json_path, trace_dir, max_states, max_seconds, deadlock
                       f"  (check-model certify {escape(str(path))} {escape(str(model))})")
     if json_path:
         write_text(json_path, json.dumps(result.to_json(), indent=1) + "\n")
+    print_result(out, result, verbose)
     if result.interrupted:
         sys.exit(3)
     sys.exit(result.exit_code)
@@ -224,18 +232,30 @@ def certify(certs, model):
         else:
             out.print(f"[red]not certified[/]: {escape(str(certificate.source))}: "
                       f"{escape(', '.join(failed))} fails", soft_wrap=True)
-    sys.exit(1 if any(failures) else 0)
+    failed = sum(map(bool, failures))
+    print_summary(out, f"FAIL: {failed} of {counted(len(certificates), 'certificate')} not "
+                       f"certified" if failed else
+                       f"OK: {counted(len(certificates), 'certificate')} certified")
+    sys.exit(1 if failed else 0)
 
 
 @main.command()
 @click.argument("trace", type=click.Path(dir_okay=False, path_type=Path))
-def show(trace):
-    """Print TRACE as a table of what changed at each step."""
+@click.option("--html", "html_path", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the trace as one self-contained HTML page here (open it in a browser).")
+def show(trace, html_path):
+    """Print TRACE as a table of what changed at each step, or write it as a web page."""
     try:
+        check_writable(html_path)
         data = read_itf(trace)
+        if html_path:
+            write_text(html_path, trace_page(data))
     except CheckerError as e:
         fail(console(stderr=True), e)
-    print_trace(console(), data)
+    if html_path:
+        console().print(f"wrote {escape(str(html_path))} ({len(data['states'])} states)", soft_wrap=True)
+    else:
+        print_trace(console(), data)
 
 
 main.add_command(gate)

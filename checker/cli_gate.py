@@ -2,17 +2,21 @@
 from __future__ import annotations
 
 import sys
+import tempfile
 from pathlib import Path
 
 import click
+from click.core import ParameterSource
 from rich.markup import escape
 
 from . import gate as g
 from . import reports
 from .errors import CheckerError
 from .files import check_writable, write_text
+from .gate_page import write_site
 from .mutants import load_catalog, run_catalog
-from .render import console, fail
+from .render import console, fail, print_summary
+from .summary import counted, listed
 
 _STYLE = {"ok": "green", "moved": "red", "error": "red", "unknown": "yellow"}
 
@@ -21,6 +25,10 @@ _STYLE = {"ok": "green", "moved": "red", "error": "red", "unknown": "yellow"}
 @click.argument("paths", nargs=-1, type=click.Path(exists=True, path_type=Path))
 @click.option("--only-changed", "rev", metavar="REV",
               help="Check only models whose model file or spec changed since git REV.")
+@click.option("--changed", is_flag=True,
+              help="PATHS are files that changed (as pre-commit passes them): check the "
+                   "models under models/ they touch; traces go to a temporary folder "
+                   "unless --traces is given.")
 @click.option("--baseline", type=click.Path(dir_okay=False, path_type=Path),
               default=Path(g.BASELINE), show_default=True, help="Recorded states, actions, witnesses.")
 @click.option("--update-baseline", is_flag=True, help="Record this run as the new baseline.")
@@ -28,12 +36,16 @@ _STYLE = {"ok": "green", "moved": "red", "error": "red", "unknown": "yellow"}
 @click.option("--sarif", type=click.Path(dir_okay=False, path_type=Path), help="Write SARIF here.")
 @click.option("--markdown", type=click.Path(dir_okay=False, path_type=Path),
               help="Write a Markdown summary (for a pull-request comment) here.")
+@click.option("--html", "html_dir", type=click.Path(file_okay=False, path_type=Path),
+              help="Write an index of every model's verdicts here, each trace a web page.")
 @click.option("--traces", "trace_dir", type=click.Path(file_okay=False, path_type=Path),
               default=Path("traces"), show_default=True,
               help="Directory for traces and proof certificates.")
 @click.option("--all", "include_slow", is_flag=True,
               help="Check the models in slow/ folders too (left out unless named).")
-def gate(paths, rev, baseline, update_baseline, junit, sarif, markdown, trace_dir, include_slow):
+@click.pass_context
+def gate(ctx, paths, rev, changed, baseline, update_baseline, junit, sarif, markdown, html_dir,
+         trace_dir, include_slow):
     """Re-check models (default: every model under models/) against their [expect].
 
     Models in slow/ folders below the directories searched are left out unless --all
@@ -43,10 +55,16 @@ def gate(paths, rev, baseline, update_baseline, junit, sarif, markdown, trace_di
     """
     out, err = console(), console(stderr=True)
     try:
-        check_writable(junit, sarif, markdown, trace_dir, baseline if update_baseline else None)
-        models, skipped = g.discover(list(paths) or [Path("models")], include_slow)
+        check_writable(junit, sarif, markdown, html_dir, trace_dir,
+                       baseline if update_baseline else None)
+        default = [Path("models")] if Path("models").is_dir() else []     # none: nothing to do
+        models, skipped = g.discover(default if changed else list(paths) or default, include_slow)
         if rev:
             models = g.changed_models(models, rev)
+        if changed:
+            models = g.touched_models(models, list(paths), Path.cwd())
+            if ctx.get_parameter_source("trace_dir") is ParameterSource.DEFAULT:
+                trace_dir = Path(tempfile.gettempdir()) / "check-model-traces"   # not in the work tree
         recorded = g.load_baseline(baseline)
     except CheckerError as e:
         fail(err, e)
@@ -63,14 +81,16 @@ def gate(paths, rev, baseline, update_baseline, junit, sarif, markdown, trace_di
             out.print(f"        [red]✗[/] {escape(line)}", soft_wrap=True)
         for line in o.notes:
             out.print(f"        [dim]• {escape(line)}[/]")
-    if not models:
-        out.print("no models to check" + (f" (nothing changed since {rev})" if rev else ""))
     for path, text in ((junit, reports.junit), (sarif, reports.sarif), (markdown, reports.markdown)):
         if path:
             write_text(path, text(outcomes))
+    if html_dir:
+        write_site(html_dir, outcomes)
     if update_baseline:
         g.save_baseline(baseline, recorded, outcomes)
-    out.print(g.summary(outcomes))
+    since = f" (nothing changed since {rev})" if rev and not models else \
+        " (no changed file touches a model)" if changed and not models else ""
+    print_summary(out, g.summary(outcomes) + since)
     sys.exit(g.exit_code(outcomes))
 
 
@@ -95,6 +115,8 @@ def mutants(catalog, only):
         if o.also_moved:
             moved = escape(", ".join(o.also_moved))
             out.print(f"         [dim]also moved, not counted as kills: {moved}[/]")
-    killed = sum(o.killed for o in outcomes)
-    out.print(f"{killed}/{len(outcomes)} mutants killed")
-    sys.exit(0 if killed == len(outcomes) else 1)
+    survived = [o.mutant.name for o in outcomes if not o.killed]
+    print_summary(out, f"FAIL: {len(survived)} of {counted(len(outcomes), 'mutant')} survived: "
+                       f"{listed(survived)}" if survived else
+                       f"OK: {len(outcomes)} of {counted(len(outcomes), 'mutant')} killed")
+    sys.exit(1 if survived else 0)

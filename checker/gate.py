@@ -13,12 +13,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+from .actors import action_info
 from .dsl import Kind
 from .errors import CheckerError
 from .files import read_text
 from .model import Model, load_model
 from . import pipeline
 from .results import RunResult, Verdict
+from .summary import counted, listed, outcome
 
 BASELINE = "gate-baseline.json"
 
@@ -31,8 +33,10 @@ class ModelOutcome:
     error: str | None = None
     moved: list[str] = dataclasses.field(default_factory=list)     # failures, one line each
     notes: list[str] = dataclasses.field(default_factory=list)     # reported, not failed
-    actors: dict[str, tuple[str, str | None]] = dataclasses.field(default_factory=dict)
-    """Action name -> (the actor performing it, the actor it calls), for diagrams."""
+    error_where: str | None = None      # file:line the error names (the spec line, often)
+    actions: dict[str, dict] = dataclasses.field(default_factory=dict)
+    """Action name -> its actor, calls, kind, where and doc (`checker.actors.action_info`),
+    for diagrams and code flows."""
 
     @property
     def status(self) -> str:
@@ -73,12 +77,12 @@ def check_model(path: Path, baseline: dict, trace_dir: Path | None = None) -> Mo
         out.model = load_model(path)
         checked = pipeline.check(out.model, trace_dir)
     except CheckerError as e:
-        out.error = str(e)
+        out.error, out.error_where = str(e), e.where
         return out
     result = out.result = checked.result
     if result.interrupted:              # Ctrl-C stops the whole gate, not just this model
         raise KeyboardInterrupt
-    out.actors = {b.name: (actor_of(b), b.calls) for b in checked.machine.all_bindings}
+    out.actions = action_info(checked.machine, {b.name for b in checked.machine.all_bindings})
     for p in result.properties:
         certificate = getattr(p, "certificate", None)      # a proof (pdr's invariant)
         if certificate is not None and trace_dir is not None:
@@ -102,14 +106,6 @@ def check_model(path: Path, baseline: dict, trace_dir: Path | None = None) -> Mo
         if before is not None and before != now and result.stats.complete:
             out.notes.append(f"distinct states {before:,} → {now:,}")
     return out
-
-
-def actor_of(binding) -> str:
-    """Who performs an action, for diagrams: 'faults', or the class that defines it."""
-    if binding.kind == Kind.FAULT:
-        return "faults"
-    owner = binding.fn.__qualname__.rpartition(".")[0].rpartition(".")[2]
-    return owner or "spec"
 
 
 def key(path: Path) -> str:
@@ -190,10 +186,16 @@ def changed_models(models: list[Path], rev: str) -> list[Path]:
     except (subprocess.CalledProcessError, FileNotFoundError) as e:
         detail = e.stderr.strip() if isinstance(e, subprocess.CalledProcessError) else str(e)
         raise CheckerError(f"--only-changed {rev}: git failed: {detail}") from None
-    changed = {(top / n).resolve() for n in names}
-    if any(p.is_relative_to(top / "checker") for p in changed):
+    return touched_models(models, [top / n for n in names], top)
+
+
+def touched_models(models: list[Path], changed: list[Path], root: Path) -> list[Path]:
+    """The models that a change of the files `changed` may move: their own model file,
+    a file of their spec's package, or (all of them) the checker/ below `root`."""
+    changed_files = {p.resolve() for p in changed}
+    if any(p.is_relative_to(root.resolve() / "checker") for p in changed_files):
         return models
-    return [m for m in models if m.resolve() in changed or _spec_changed(m, changed)]
+    return [m for m in models if m.resolve() in changed_files or _spec_changed(m, changed_files)]
 
 
 def _spec_changed(model_path: Path, changed: set[Path]) -> bool:
@@ -213,12 +215,20 @@ _SAID = {"ok": "as expected", "moved": "moved", "unknown": "unknown",
 
 
 def summary(outcomes: list[ModelOutcome]) -> str:
-    """How many models ended how: '3 models: 1 as expected, 1 moved, 1 unknown'."""
-    counts = {status: sum(o.status == status for o in outcomes) for status in _SAID}
-    if counts["ok"] == len(outcomes):
-        return f"{len(outcomes)} models as expected"
-    return f"{len(outcomes)} models: " + ", ".join(f"{n} {_SAID[status]}"
-                                                  for status, n in counts.items() if n)
+    """The gate's last line: `OK: 3 models as expected (1,234 states, 2.0 s)`, or how
+    many models ended how, naming those that did not end as expected."""
+    if not outcomes:
+        return "OK: no models to check"
+    counts = {status: [key(o.path) for o in outcomes if o.status == status] for status in _SAID}
+    word = outcome(bool(counts["moved"] or counts["error"]), bool(counts["unknown"]))
+    checked = [o.result.stats for o in outcomes if o.result is not None]
+    cost = (f" ({counted(sum(s.distinct_states for s in checked), 'state')}, "
+            f"{sum(s.seconds for s in checked):.1f} s)")
+    if word == "OK":
+        return f"OK: {counted(len(outcomes), 'model')} as expected{cost}"
+    parts = [f"{len(names)} {_SAID[status]}" + ("" if status == "ok" else f" ({listed(names)})")
+             for status, names in counts.items() if names]
+    return f"{word}: {counted(len(outcomes), 'model')}: {', '.join(parts)}{cost}"
 
 
 def exit_code(outcomes: list[ModelOutcome]) -> int:

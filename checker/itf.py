@@ -4,7 +4,8 @@ Each state's `#meta` names the step that produced it: `action`, `kind` (init, ac
 fault), `params` and `choices`. Ghost variables are listed in the trace's `#meta.ghost`
 so renderers can set them apart from the system's state. A lasso's trace `#meta` adds
 `loop_step`, the step from the last state back to state `loop`, and, for a property with
-parameters, `property_params`, the instance it refutes.
+parameters, `property_params`, the instance it refutes. `#meta.actions` describes each
+action the trace takes (actor, calls, kind, where, doc: strings) for the HTML page.
 """
 from __future__ import annotations
 
@@ -99,6 +100,9 @@ def check_trace(data: Any) -> None:
     _names(meta.get("ghost", []), "#meta.ghost")
     if "loop_step" in meta:
         _check_step(meta["loop_step"], "#meta.loop_step")
+    for action, info in _typed(meta.get("actions", {}), dict, "#meta.actions").items():
+        for key, value in _typed(info, dict, _member("#meta.actions", action)).items():
+            _text(value, _member(_member("#meta.actions", action), key))
     for key, value in _typed(meta.get("property_params", {}), dict, "#meta.property_params").items():
         _check_value(value, _member("#meta.property_params", key))
     _names(data.get("params", []), "params")

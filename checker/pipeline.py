@@ -8,6 +8,7 @@ import dataclasses
 from pathlib import Path
 from typing import Callable
 
+from .actors import action_info
 from .engines import run_engine
 from .files import file_name
 from .itf import write_itf
@@ -33,7 +34,9 @@ def check(model: Model, trace_dir: Path | None = None,
         p.expected = model.expect.get(p.name)
         if p.trace is not None and trace_dir is not None:
             path = trace_dir / model.name / file_name(p.name, ".itf.json")
+            steps = p.trace.steps + ([p.trace.closing] if p.trace.closing else [])
             write_itf(path, machine, p.trace, property=p.name, kind=p.kind,
-                      verdict=p.verdict.value, source=str(model.path))
+                      verdict=p.verdict.value, source=str(model.path),
+                      actions=action_info(machine, {s.action for s in steps if s.action}))
             p.trace_path = str(path)
     return Checked(model, machine, result)

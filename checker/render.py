@@ -11,6 +11,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from .results import RunResult, Verdict
+from .summary import run_line, warnings
 
 _STYLE = {Verdict.HOLDS: "green", Verdict.VIOLATED: "red", Verdict.UNKNOWN: "yellow"}
 
@@ -29,7 +30,28 @@ def fail(err: Console, e: Exception) -> None:
     sys.exit(2)
 
 
-def print_result(out: Console, result: RunResult) -> None:
+def print_result(out: Console, result: RunResult, verbose: bool = False) -> None:
+    """The warnings, one line per kind, and the summary line; `verbose` first prints
+    every verdict, the statistics and each warning on a line of its own."""
+    if verbose:
+        print_details(out, result)
+    else:
+        for line in warnings(result):
+            out.print(f"[yellow]warning:[/] {escape(line)}", soft_wrap=True)
+    print_summary(out, run_line(result))
+
+
+def print_summary(out: Console, line: str) -> None:
+    """The last line of a run, its first word coloured."""
+    word, _, rest = line.partition(":")
+    out.print(f"[{_OUTCOME_STYLE[word]}]{word}[/]:{escape(rest)}", soft_wrap=True)
+
+
+_OUTCOME_STYLE = {"OK": "green bold", "FAIL": "red bold", "UNKNOWN": "yellow bold"}
+
+
+def print_details(out: Console, result: RunResult) -> None:
+    """Every verdict as a table, the statistics, and each action that never fired."""
     table = Table(title=f"{result.model or result.spec}  ({result.spec}, {result.engine} engine)",
                   title_justify="left")
     for col in ("property", "kind", "verdict", "expected"):
@@ -61,20 +83,6 @@ def print_result(out: Console, result: RunResult) -> None:
     if result.coverage is not None and s.complete:      # a partial search proves no action dead
         for name in result.coverage.never_fired:
             out.print(f"[yellow]warning:[/] action {escape(name)} never fired")
-
-
-def progress_printer(err: Console):
-    """A callback for the engines: a status line on stderr (the explorer's statistics,
-    once a second, or a symbolic engine's message)."""
-    def report(stats):
-        if isinstance(stats, str):
-            err.print(f"  … {stats}", highlight=False)
-            return
-        workers = "" if not stats.workers else \
-            f" (per worker: {', '.join(f'{rate:,.0f}' for rate in stats.workers)})"
-        err.print(f"  … {stats.distinct_states:,} states, {stats.states_per_second:,.0f} states/s"
-                  f"{workers}, queue {stats.queue:,}, depth {stats.depth}", highlight=False)
-    return report
 
 
 def itf_text(value: Any) -> str:
@@ -153,15 +161,20 @@ def print_trace(out: Console, data: dict) -> None:
                   else f"[magenta]the last state loops back to state {loop}[/]")
 
 
-def _step_label(smeta: dict, default: str) -> str:
-    """`action(k=v) choosing ...`, marked when a fault, as rich markup."""
+def step_text(smeta: dict, default: str) -> str:
+    """`action(k=v) choosing ...`: a step's ITF `#meta` as plain text."""
     action = smeta.get("action", default)
     params = smeta.get("params") or {}
     label = action + (f"({', '.join(f'{k}={itf_text(v)}' for k, v in params.items())})"
                       if params else "")
     if smeta.get("choices"):
         label += f" choosing {', '.join(map(itf_text, smeta['choices']))}"
-    label = escape(label)
+    return label
+
+
+def _step_label(smeta: dict, default: str) -> str:
+    """The step's text as rich markup, marked when a fault."""
+    label = escape(step_text(smeta, default))
     return f"[red]fault[/] {label}" if smeta.get("kind") == "fault" else label
 
 

@@ -1,5 +1,6 @@
 """The command line: exit codes, traces on disk, and one-line errors for bad input."""
 import json
+import re
 import textwrap
 from pathlib import Path
 
@@ -519,3 +520,90 @@ def test_show_names_map_keys_that_appear_or_disappear(tmp_path):
     assert shown.exit_code == 0
     assert "m[a]: 1 → (none)" in shown.output and "m[b]: 2 → 3" in shown.output \
         and "m[c]: (none) → 4" in shown.output
+
+
+def last_line(result) -> str:
+    return result.output.strip().splitlines()[-1]
+
+
+def test_a_run_as_expected_ends_with_one_ok_line_and_its_cost(tmp_path):
+    result = run(DIEHARD, "--traces", tmp_path, "-q")
+    assert re.fullmatch(r"OK: 2 properties as expected \(16 states, \d+\.\d s\)", last_line(result))
+    assert "┃" not in result.output                   # the table is for -v
+
+
+def test_a_differing_verdict_is_named_with_its_trace_on_the_last_line(tmp_path):
+    path = model(tmp_path, """
+        spec = "examples.diehard:DieHard"
+        [expect]
+        not_solved = "holds"
+    """)
+    result = run(path, "--traces", tmp_path, "-q")
+    trace = tmp_path / "m" / "not_solved.itf.json"
+    assert last_line(result).startswith(f"FAIL: 1 differ: not_solved (violated in 6 steps, {trace}) "
+                                        f"(16 states, ")
+
+
+def test_an_undecided_run_ends_unknown_and_says_why_the_search_stopped(tmp_path):
+    path = model(tmp_path, """
+        spec = "examples.twophase:TwoPhase"
+        [check]
+        max_states = 20
+    """)
+    line = last_line(run(path, "--traces", tmp_path, "-q"))
+    assert line.startswith("UNKNOWN: 2 undecided: type_ok, consistent (")
+    assert line.endswith("stopped: state limit 20 reached)")
+
+
+DEAD = """
+    from checker.dsl import Spec, action, invariant, require
+    from checker.domains import Int
+
+    class Dead(Spec):
+        x: Int[0, 2] = 0
+
+        @action
+        def up(s):
+            require(s.x < 2)
+            s.x += 1
+
+        @action
+        def never_a(s):
+            require(s.x > 5)
+
+        @action
+        def never_b(s):
+            require(s.x < 0)
+
+        @invariant
+        def small(s):
+            return s.x < 3
+"""
+
+
+def test_warnings_come_one_line_per_kind_and_verbose_gives_each(tmp_path, monkeypatch):
+    (tmp_path / "dead_spec.py").write_text(textwrap.dedent(DEAD))
+    monkeypatch.syspath_prepend(tmp_path)
+    path = model(tmp_path, 'spec = "dead_spec:Dead"\n')
+    brief = run(path, "--traces", tmp_path, "-q")
+    assert [l for l in brief.output.splitlines() if "never fired" in l] == \
+        ["warning: 2 actions never fired: never_a, never_b"]
+    verbose = run(path, "--traces", tmp_path, "-q", "-v")
+    assert [l for l in verbose.output.splitlines() if "never fired" in l] == \
+        ["warning: action never_a never fired", "warning: action never_b never fired"]
+    assert "┃ property" in verbose.output and "3 distinct states" in verbose.output
+    assert last_line(verbose) == last_line(brief)
+
+
+def test_the_readme_tutorial_ends_as_the_readme_says(tmp_path, monkeypatch):
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    tutorial = readme[readme.index("## Tutorial"):readme.index("# Reference")]
+    model_text = re.search(r"```toml\n(.*?)```", tutorial, re.S).group(1)
+    said = re.search(r"```\n(FAIL: .*)\n```", tutorial).group(1)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "lostupdate.toml").write_text(model_text)
+    result = run("lostupdate.toml")
+    assert result.exit_code == 1
+    assert re.sub(r"\d+\.\d s\)$", "", last_line(result)) == re.sub(r"\d+\.\d s\)$", "", said)
+    fixed = run("lostupdate.toml", "-D", "VERSIONED=true")
+    assert fixed.exit_code == 0 and last_line(fixed).startswith("OK: 1 property as expected")

@@ -76,7 +76,7 @@ def test_all_as_expected_exits_0_and_records_a_baseline(project):
     write_model(root, module, expect='bounded = "holds"\nfull = "holds"\n')
     result = gate("--update-baseline")
     assert result.exit_code == 0, result.output
-    assert "1 models as expected" in result.output
+    assert result.output.splitlines()[-1].startswith("OK: 1 model as expected (")
     baseline = json.loads((root / "gate-baseline.json").read_text())
     assert baseline["models/light.toml"] == {"distinct_states": 4, "fired": ["reset", "up"],
                                              "witnesses": ["full"]}
@@ -99,6 +99,7 @@ def test_a_proof_in_the_gate_writes_its_certificate_and_a_tampered_one_fails(pro
     assert refused.exit_code == 1                   # one reading of the spec for both
     assert "certified: bounded holds" in refused.output
     assert f"not certified: {tampered}: consecution" in refused.output
+    assert refused.output.splitlines()[-1] == "FAIL: 1 of 2 certificates not certified"
 
 
 def test_a_symbolic_model_is_checked_but_not_recorded_in_the_baseline(project):
@@ -109,7 +110,7 @@ def test_a_symbolic_model_is_checked_but_not_recorded_in_the_baseline(project):
                 expect='bounded = "holds"\n[check]\nengine = "pdr"\nproperties = ["bounded"]\n')
     result = gate("--update-baseline")
     assert result.exit_code == 0, result.output
-    assert "2 models as expected" in result.output
+    assert result.output.splitlines()[-1].startswith("OK: 2 models as expected (")
     assert set(json.loads((root / "gate-baseline.json").read_text())) == {"models/light.toml"}
 
 
@@ -159,7 +160,7 @@ def test_unknown_without_moves_exits_3(project):
     path.write_text(path.read_text().replace("[expect]", "[check]\nmax_states = 2\n[expect]"))
     result = gate()
     assert result.exit_code == 3
-    assert result.output.splitlines()[-1] == "1 models: 1 unknown"
+    assert result.output.splitlines()[-1].startswith("UNKNOWN: 1 model: 1 unknown (models/light.toml) (")
 
 
 def test_the_summary_counts_each_outcome_apart(project):
@@ -171,8 +172,9 @@ def test_the_summary_counts_each_outcome_apart(project):
     write_model(root, module, expect='bounded = "violated"\n', name="d_moved.toml")
     result = gate()
     assert result.exit_code == 2
-    assert result.output.splitlines()[-1] == \
-        "4 models: 1 as expected, 1 moved, 1 unknown, 1 could not be checked"
+    assert result.output.splitlines()[-1].startswith(
+        "FAIL: 4 models: 1 as expected, 1 moved (models/d_moved.toml), 1 unknown "
+        "(models/b_unknown.toml), 1 could not be checked (models/c_broken.toml) (")
 
 
 def test_slow_folders_are_left_out_unless_asked_for(project):
@@ -184,10 +186,10 @@ def test_slow_folders_are_left_out_unless_asked_for(project):
     bare = gate()
     assert bare.exit_code == 0
     assert "skipped (slow; --all checks them): models/deep/slow, models/slow" in bare.output
-    assert "big.toml" not in bare.output and bare.output.splitlines()[-1] == "1 models as expected"
-    assert gate("--all").output.splitlines()[-1] == "3 models as expected"
+    assert "big.toml" not in bare.output and bare.output.splitlines()[-1].startswith("OK: 1 model as expected")
+    assert gate("--all").output.splitlines()[-1].startswith("OK: 3 models as expected")
     named = gate("models/slow/big.toml", "models/deep/slow")
-    assert "skipped" not in named.output and named.output.splitlines()[-1] == "2 models as expected"
+    assert "skipped" not in named.output and named.output.splitlines()[-1].startswith("OK: 2 models as expected")
     assert "skipped (slow" in gate("models/deep").output
 
 
@@ -230,7 +232,7 @@ def test_ci_outputs_name_the_property_and_carry_the_trace(project):
     assert location["region"]["startLine"] == SPEC.splitlines().index("    @reachable") + 1
     assert not any(r["ruleId"] == "coverage-lost" for r in results)   # no baseline: only the verdict
     markdown = (root / "out/pr.md").read_text()
-    assert "## check-model gate: 1 models: 1 moved" in markdown
+    assert "## check-model gate: FAIL: 1 model: 1 moved (models/light.toml) (" in markdown
 
 
 def test_markdown_draws_the_counterexample_as_a_sequence_diagram(project):
@@ -242,8 +244,8 @@ def test_markdown_draws_the_counterexample_as_a_sequence_diagram(project):
     assert result.exit_code == 1
     md = (root / "pr.md").read_text()
     assert "```mermaid\nsequenceDiagram" in md
-    assert "participant Dimmer as Dimmer" in md
-    assert md.count("Light->>Dimmer: up") == 3
+    assert "    participant a0 as Light\n    participant a1 as Dimmer\n" in md
+    assert "a0->>a1: 1. up\n    a0->>a1: 2. up\n    a0->>a1: 3. up\n    Note over a0,a1: ✗ full holds" in md
 
 
 def test_only_changed_rechecks_models_whose_spec_changed(project):
@@ -257,7 +259,8 @@ def test_only_changed_rechecks_models_whose_spec_changed(project):
     git("-c", "user.email=t@t", "-c", "user.name=t", "commit", "-q", "--allow-empty", "-m", "empty")
     git("add", ".")
     git("-c", "user.email=t@t", "-c", "user.name=t", "commit", "-q", "-m", "models")
-    assert "no models to check" in gate("--only-changed", "HEAD").output
+    assert gate("--only-changed", "HEAD").output.splitlines()[-1] == \
+        "OK: no models to check (nothing changed since HEAD)"
     other.write_text(other.read_text() + "\n# touched\n")
     result = gate("--only-changed", "HEAD")
     assert "models/b.toml" in result.output and "models/a.toml" not in result.output
@@ -282,7 +285,7 @@ def test_mutants_report_killers_and_fail_on_a_survivor(project):
     run = lambda *a: mutants(catalog, *a)
     killed = run()
     assert killed.exit_code == 0, killed.output
-    assert "killed" in killed.output and "by full" in killed.output and "1/1 mutants killed" in killed.output
+    assert "killed" in killed.output and "by full" in killed.output and killed.output.splitlines()[-1] == "OK: 1 of 1 mutant killed"
     catalog.write_text(catalog.read_text() + textwrap.dedent(f"""
         [[mutant]]
         name = "same"
@@ -292,6 +295,7 @@ def test_mutants_report_killers_and_fail_on_a_survivor(project):
     survived = run()
     assert survived.exit_code == 1
     assert "SURVIVED" in survived.output and "Equivalent mutant" in survived.output
+    assert survived.output.splitlines()[-1] == "FAIL: 1 of 2 mutants survived: same"
     assert run("--only", "stuck").exit_code == 0
     assert run("--only", "nope").exit_code == 2
 

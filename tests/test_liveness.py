@@ -158,7 +158,7 @@ def test_model_file_fairness_and_the_lasso_in_show(tmp_path):
     model.write_text('spec = "examples.diningphilosophers:DiningPhilosophers"\n'
                      '[fairness]\neat = "none"\n[check]\nproperties = ["nobody_starves"]\n'
                      '[expect]\nnobody_starves = "violated"\n')
-    run = CliRunner().invoke(main, [str(model), "--traces", str(tmp_path), "-q"])
+    run = CliRunner().invoke(main, [str(model), "--traces", str(tmp_path), "-q", "-v"])
     assert run.exit_code == 0, run.output
     trace = tmp_path / "dp" / "nobody_starves.itf.json"
     assert isinstance(json.loads(trace.read_text())["loop"], int)
@@ -393,7 +393,7 @@ def test_a_property_held_only_because_fairness_leaves_the_constraint_is_unknown(
 def test_cli_reports_the_vacuous_constraint_as_unknown(tmp_path):
     model = tmp_path / "bounded.toml"
     model.write_text('spec = "test_liveness:Bounded"\n')
-    run = CliRunner().invoke(main, [str(model), "--traces", str(tmp_path), "-q"])
+    run = CliRunner().invoke(main, [str(model), "--traces", str(tmp_path), "-q", "-v"])
     assert run.exit_code == 3 and "widen it to decide" in run.output
 
 
@@ -563,7 +563,7 @@ def test_a_parameterised_property_names_the_instance_it_refutes(tmp_path):
     assert prop.trace.property_params == {"p": "2"} and prop.reason.endswith("for p=2")
     model = tmp_path / "requests.toml"
     model.write_text('spec = "test_liveness:Requests"\n[expect]\nserved_after_request = "violated"\n')
-    run = CliRunner().invoke(main, [str(model), "--traces", str(tmp_path), "-q"])
+    run = CliRunner().invoke(main, [str(model), "--traces", str(tmp_path), "-q", "-v"])
     assert run.exit_code == 0 and "p=2:" in run.output
     data = json.loads((tmp_path / "requests" / "served_after_request.itf.json").read_text())
     assert data["#meta"]["property_params"] == {"p": "2"}

@@ -456,10 +456,10 @@ def test_an_unreadable_symbolic_constraint_is_one_line_naming_its_line(tmp_path,
 
 def test_a_proof_says_which_constant_values_it_covers(tmp_path):
     out = tmp_path / "r.json"
-    result = run(_symbolic_model(tmp_path, '">= 2 and != 4"'), "-q", "--json", out)
+    result = run(_symbolic_model(tmp_path, '">= 2 and != 4"'), "-q", "-v", "--json", out)
     assert result.exit_code == 0
     covers = "for every limit >= 2 and <= 10 and != 4"
-    assert f"1-inductive (inductive), {covers}" in result.output            # in the table
+    assert f"1-inductive (inductive), {covers}" in result.output            # in the -v table
     data = json.loads(out.read_text())
     assert data["constants"] == {"limit": "symbolic (>= 2 and <= 10 and != 4)"}
     assert data["properties"][0]["reason"] == f"1-inductive (inductive), {covers}"
@@ -544,7 +544,7 @@ def test_ctrl_c_ends_a_symbolic_run_at_once_with_what_was_decided(tmp_path):
                                      'b = ">= 2"\n[expect]\nquick = "violated"\n')
     runs = {engine: subprocess.Popen(
         [sys.executable, "-c", "from checker.cli import main; main()", "m.toml", "--engine",
-         engine, "--traces", "traces"], cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)},
+         engine, "--traces", "traces", "-v"], cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)},
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         for engine in ("bmc", "kind", "pdr")}
     try:
