@@ -11,7 +11,9 @@ memory, and the earlier commit's time over ours (> 1.0x: this checkout is faster
     python3 benchmarks/rayjob.py --before d891934 --same-spec models/rayjob/slow/everything_F1.toml
 
 `--same-spec` runs the earlier engine on this checkout's spec and model files (the
-spec's state counts move as it gains behaviour; this compares engines alone).
+spec's state counts move as it gains behaviour; this compares engines alone; an engine
+older than `checker.Enum` gets plain `enum.Enum` in its place). This checkout runs with
+`--workers 1`: both on one core.
 """
 from __future__ import annotations
 
@@ -64,11 +66,15 @@ def main() -> None:
         if args.same_spec:
             shutil.rmtree(before / "spec")
             shutil.copytree(REPO / "spec", before / "spec")
+            init = before / "checker/__init__.py"     # an engine before checker.Enum: the
+            if "Enum" not in init.read_text():        # spec's enums are plain ones there
+                init.write_text(init.read_text() + "from enum import Enum\n")
             for model in args.models:
                 shutil.copy(REPO / model, before / model)
         try:
             for model in args.models:
-                rows = {"before": run(before, model, work), "now": run(REPO, model, work)}
+                rows = {"before": run(before, model, work),           # one core each
+                        "now": run(REPO, model, work, "--workers", "1")}
                 if rows["before"]["distinct"] != rows["now"]["distinct"]:
                     raise SystemExit(f"{model}: {rows['before']['distinct']} states before, "
                                      f"{rows['now']['distinct']} now")
