@@ -93,7 +93,8 @@ class Partitioned:
                 self.busy[w] += r["busy"]
                 self.sent_states += r["sent"]
                 self.sent_bytes += r["bytes"]
-            inboxes = [[r["out"][w] for r in replies if r["out"][w] is not None] for w in range(self.n)]
+            inboxes = [[r["out"][w] for r in replies if r["out"][w] is not None]
+                       for w in range(self.n)]
             replies = self._ask("receive", [(inbox,) for inbox in inboxes])
             self._take(replies)
             distinct = sum(r["distinct"] for r in replies)
