@@ -21,13 +21,16 @@ pytestmark = pytest.mark.ray
 
 @pytest.fixture(scope="module")
 def cluster():
-    """A head and a second node, one CPU each: one worker per node."""
-    c = Cluster(initialize_head=True, head_node_args={"num_cpus": 1})
-    c.add_node(num_cpus=1)
-    c.wait_for_nodes()
-    yield c.address
-    ray.shutdown()
-    c.shutdown()
+    """A head and a second node, one CPU each: one worker per node. Without token
+    authentication: a test cluster must not leave a token in ~/.ray for later ones."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("RAY_AUTH_MODE", "disabled")
+        c = Cluster(initialize_head=True, head_node_args={"num_cpus": 1})
+        c.add_node(num_cpus=1)
+        c.wait_for_nodes()
+        yield c.address
+        ray.shutdown()
+        c.shutdown()
 
 
 @pytest.fixture(autouse=True)

@@ -18,7 +18,9 @@ import urllib.request
 from pathlib import Path
 from typing import Callable
 
-ENV = {"RAY_USAGE_STATS_ENABLED": "0"}
+# No token authentication: the harness's dashboard binds 127.0.0.1 and is read with plain
+# HTTP; without this, a token another local Ray left in ~/.ray/auth_token turns it on (401).
+ENV = {"RAY_USAGE_STATS_ENABLED": "0", "RAY_AUTH_MODE": "disabled"}
 WORKERS = 200                               # size of the workers' port range
 SETTLE = 2.0            # a graceful stop pauses between groups, so clients see the order
 PORT_NAMES = ("port", "dashboard-port", "ray-client-server-port", "dashboard-agent-listen-port",
