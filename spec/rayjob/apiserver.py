@@ -94,6 +94,7 @@ class ApiServer(RayJobState):
         terminating head no longer serves."""
         if s.gcs_ft:
             s._head_deleted(c)
+        s.head_lost[c] = False
         s._set_cluster(c, False, s.head[c])
 
     def _remove_rj(s):

@@ -5,7 +5,8 @@ that some property catches each of them, with a short counterexample.
 from checker import action, fault, require
 
 from .spec import RayJob
-from .types import WRITES, ClStat, JobView, KvKey, Mode, Pc, Phase, PodSlot, Rec, Result, SubPc, Timer
+from .types import (WRITES, ClStat, Head, JobView, KvKey, Mode, Pc, Phase, PodSlot, Rec, Result, SubPc,
+                    Timer)
 
 
 class SubmitBeforeIdentity(RayJob):
@@ -220,8 +221,45 @@ class SelfDeleteIgnoresTTL(RayJob):
             super()._finished()
 
 
+class SidecarHeadRecreated(RayJob):
+    """M21, kuberay #4234 ("Sidecar mode shouldn't restart head pod when head pod is
+    deleted") before its fix: without `ray.io/disable-provisioned-head-restart` the
+    RayCluster controller re-creates a lost head pod from the
+    RayCluster's template, whose submitter container submits the same id again, to an
+    empty GCS."""
+
+    def _head_after_restart(s, c):
+        if s.mode is not Mode.SIDECAR or not s.cl_cr[c]:
+            super()._head_after_restart(c)
+            return
+        s._set_cluster(c, True, Head.STARTING)
+        s._sidecar_starts(c, s.rj_b.job_id)
+
+
+class SidecarMissingHeadIgnored(RayJob):
+    """M22: SidecarMode does not fail a RayJob whose head pod is gone (C:1084-1091
+    missing): GetJobInfo fails until the 300 s status-check timeout fails it for good
+    (not retried), though a retry would have run the job."""
+
+    def _sidecar_outcome(s):
+        if s.head[s.m_b.cluster] is Head.NONE:
+            return False, False
+        return super()._sidecar_outcome()
+
+
+class SidecarRestartNoStatusCheck(RayJob):
+    """M23: the SidecarSubmitterRestart gate restarts the container, but its script keeps
+    the gate-less blocking submit without `ray job status` first (J:154-158 not updated):
+    the restarted container's duplicate submit is rejected, it fails again, and two
+    restarts fail the RayJob while its Ray job runs."""
+
+    def _sidecar_first_step(s):
+        return SubPc.SUBMIT
+
+
 ALL = [SubmitBeforeIdentity, ClusterNameInInitializing, PutOverwrite,
        RetryingNoWait, NoStatusGuard, NoSubmissionId, PreFix3903, RetryAllReasons,
        StopJobFatal, NoStopOnDelete, StatusUpdateNoVersion, RunningRecreatesJob,
        BackoffOffByOne, NoFinishedAtGuard, TTLIgnored, TTLDeletesSubmitter, Eager404Fail,
-       FailedMapsToComplete, SuspendedRequeues, SelfDeleteIgnoresTTL]
+       FailedMapsToComplete, SuspendedRequeues, SelfDeleteIgnoresTTL, SidecarHeadRecreated,
+       SidecarMissingHeadIgnored, SidecarRestartNoStatusCheck]

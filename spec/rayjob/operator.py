@@ -15,7 +15,8 @@ step is weakly fair (a crash or outage in between is a fault).
 from checker import action, require
 
 from .state import RayJobState
-from .types import (CR_STATUS, DRAWN_JOB_IDS, NONTERMINAL_RECS, NOT_RETRIED, REC_STATUS, TERMINAL,
+from .types import (CR_STATUS, DRAWN_JOB_IDS, NONTERMINAL_RECS, NOT_RETRIED, REC_STATUS,
+                    SUBMITTER_MODES, TERMINAL,
                     CacheSt, ClStat, ClusterId, CrView, Head, JobId, JobView, JStat, KvKey, Mode,
                     Pc, Phase, Reason, Rec, Result, Timer, key)
 
@@ -203,14 +204,14 @@ class Operator(RayJobState):
         return retired
 
     def _retire(s, c: ClusterId) -> bool:
-        """When every name is taken, each lingering head that nothing names and whose job
-        records are all terminal is deleted now (gc_cluster_pods, which may happen at any
+        """When every name is taken, each lingering head that nothing names, whose job
+        records are all terminal and whose sidecar submitter (if any) exited is deleted now (gc_cluster_pods, which may happen at any
         time) so that its name can be drawn again. Nothing but its deletion could happen
         to it: no call reaches it, no driver runs on it. Only claim 5b could see it alive
         at the next create, so that overlap is recorded here (it may flag, never hide).
         Without this, a garbage collector slower than four attempts overflows the pool.
         True if c was retired."""
-        if s._cluster_named(c) or s.head[c] is Head.NONE:
+        if s._cluster_named(c) or s.head[c] is Head.NONE or s._sidecar_running(c):
             return False
         if any(s.kv[k] in NONTERMINAL_RECS for k in s._keys(c)):
             return False
@@ -221,6 +222,7 @@ class Operator(RayJobState):
     def _job_id_in_use(s, j: JobId) -> bool:
         return (j in (s.rj_b.job_id, s.rj_prev_b.job_id, s.m_b.job_id, s.att_job)
                 or (s.job is not None and s.job.job_id is j)
+                or any(sc is not None and sc.job_id is j for sc in s.sidecar.values())
                 or any(p is not None and p.job_id is j for p in s.pods.values())
                 or any(s.kv[k] is not Rec.NONE for k in s.kv if k.j is j))
 
@@ -275,6 +277,8 @@ class Operator(RayJobState):
             s._end(Result.ERROR)
             return False
         s._apply_cluster_create(c)
+        if s.mode is Mode.SIDECAR:
+            s._sidecar_starts(c, s.m_b.job_id)  # the container built into the head (C:1026)
         if s.m_h.phase is Phase.INITIALIZING:
             s._cluster_found(ClStat.NONE)       # the returned object has an empty status
         else:
@@ -352,28 +356,44 @@ class Operator(RayJobState):
         return True
 
     def _submitter_check(s):
-        """checkSubmitterAndUpdateStatusIfNeeded (C:1138-1199) and the 30 s
-        submitter-finished check (C:1263-1286, C:286-292), K8sJobMode only."""
-        if s.mode is not Mode.K8S:
+        """checkSubmitterAndUpdateStatusIfNeeded (C:1062-1199) and the 30 s
+        submitter-finished check (C:1263-1286, C:278-292), K8sJobMode and SidecarMode."""
+        if s.mode is Mode.K8S:
+            outcome = s._job_outcome()
+        elif s.mode is Mode.SIDECAR:
+            outcome = s._sidecar_outcome()
+        else:
             s.pc = Pc.GET_JOB_INFO
             return
-        view = s._read_job()
-        if view is JobView.ABSENT:
+        if outcome is None:
             s._end(Result.ERROR)                # never re-created in Running (C:282-284)
             return
-        if view is JobView.FAILED:
-            s._fail(Reason.APP_FAILED if s.m_h.job_status is JStat.FAILED
-                    else Reason.SUBMISSION_FAILED)
-        finished = view is not JobView.ACTIVE
+        failed, finished = outcome
         if s._submitter_timed_out(finished):
             s._set(job_status=JStat.FAILED)
             s._fail(Reason.GRACE)
             s._finish()
-        elif view is JobView.FAILED:
+        elif failed:
             s._finish()
         else:
             s.m_sub_fin = finished
             s.pc = Pc.GET_JOB_INFO
+
+    def _job_outcome(s):
+        """K8sJobMode (C:1138-1199): the Job by name, None if NotFound; a Job with Failed=True
+        fails the RayJob. Returns (failed, finished)."""
+        view = s._read_job()
+        if view is JobView.ABSENT:
+            return None
+        if view is JobView.FAILED:
+            s._fail_submitter()
+        return view is JobView.FAILED, view is not JobView.ACTIVE
+
+    def _fail_submitter(s):
+        """A failed submitter fails the RayJob: AppFailed if the persisted jobStatus is
+        FAILED, else SubmissionFailed (C:1183-1190, C:1104-1110)."""
+        s._fail(Reason.APP_FAILED if s.m_h.job_status is JStat.FAILED
+                else Reason.SUBMISSION_FAILED)
 
     def _submitter_timed_out(s, finished: bool) -> bool:
         """checkSubmitterFinishedTimeoutAndUpdateStatusIfNeeded (C:1263-1286): finishedAt
@@ -425,9 +445,9 @@ class Operator(RayJobState):
             s._set(phase=Phase.COMPLETE)
 
     def _submitter_done(s) -> bool:
-        """K8sJobMode takes Ray's terminal status only once the submitter finished
-        (C:339-341, kuberay #1919)."""
-        return s.m_sub_fin or s.mode is not Mode.K8S
+        """K8sJobMode and SidecarMode take Ray's terminal status only once the submitter
+        finished (C:337-341, kuberay #1919)."""
+        return s.m_sub_fin or s.mode not in SUBMITTER_MODES
 
     def _record_lost(s) -> bool:
         """404 after the submitter finished: the record is gone (C:311-317, #3903)."""
@@ -473,7 +493,8 @@ class Operator(RayJobState):
             s.pc = Pc.DELETE_CLUSTER
 
     def _delete_job_then_reset(s, cluster_gone: bool):
-        job_gone = s.mode is Mode.HTTP or s._read_job() is JobView.ABSENT
+        job_gone = (s.mode in (Mode.HTTP, Mode.SIDECAR)        # no submitter Job (C:760-763)
+                    or s._read_job() is JobView.ABSENT)
         if not job_gone:
             s.pc = Pc.DELETE_JOB
         elif not cluster_gone:

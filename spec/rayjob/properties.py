@@ -127,11 +127,17 @@ class Properties(RayJobState):
         return not (s._quiet() and s._live() and s.rj.deleting)
 
     @invariant
-    def p15c_no_stuck_missing_job(s):
-        """A clean reconcile of a Running RayJob whose submitter Job is gone moves on
-        (liveness gap (i) of §13.5: it does not)."""
-        return not (s._quiet() and s._live(Phase.RUNNING) and s.mode is Mode.K8S
-                    and s.job is None and s.t_active is Timer.OFF)
+    def p15c_no_stuck_missing_submitter(s):
+        """A clean reconcile of a Running RayJob whose submitter is gone (K8sJobMode: its
+        Job; SidecarMode: the head pod it runs in) moves on (liveness gap (i) of §13.5:
+        K8sJobMode does not)."""
+        return not (s._quiet() and s._live(Phase.RUNNING) and s._submitter_gone()
+                    and s.t_active is Timer.OFF)
+
+    def _submitter_gone(s) -> bool:
+        if s.mode is Mode.K8S:
+            return s.job is None
+        return s.mode is Mode.SIDECAR and s.head[s.rj_b.cluster] is Head.NONE
 
     def _quiet(s) -> bool:
         """The operator is idle after a reconcile that saw every change, caches current."""

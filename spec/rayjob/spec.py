@@ -8,11 +8,12 @@ from .program import UserProgram
 from .properties import Properties
 from .raycluster import RayClusterCtl
 from .rayhead import RayHead
+from .sidecar import SidecarSubmitter
 from .submitter import Submitter
 
 
-class RayJob(Operator, ApiServer, InformerCache, Submitter, RayClusterCtl, RayHead,
-             UserProgram, Environment, Properties):
+class RayJob(Operator, ApiServer, InformerCache, Submitter, SidecarSubmitter, RayClusterCtl,
+             RayHead, UserProgram, Environment, Properties):
     """KubeRay's RayJob controller with Kubernetes, the submitter, Ray and the faults."""
 
 

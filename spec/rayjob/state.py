@@ -12,7 +12,8 @@ from checker import Const, Ghost, Int, Map, Option, Spec, SpecError, initial
 
 from .types import (BACKOFF_LIMIT, EMPTY, NEW_RJ, OLDER, Age, CacheSt, ClStat, ClusterId, CrView,
                     ExitMode, Head, JobId, JobObj, JobView, JCond, Key, KvKey, Mode, Outcome, Pc,
-                    Phase, PodSlot, Rank, Rec, Result, RJBody, RJHead, Sink, SubPod, Timer)
+                    Phase, PodSlot, Rank, Rec, Result, RJBody, RJHead, Sidecar, Sink, SubPod,
+                    Timer, SIDECAR_RESTART_LIMIT)
 
 Count = Int[0, 2]            # saturating: 2 means "more than once"
 
@@ -21,6 +22,8 @@ class RayJobState(Spec):
     # ------------------------------------------------------------ constants
     mode = Const(Mode.K8S, "spec.submissionMode")
     backoff_limit = BACKOFF_LIMIT           # declared with RJBody.failed, whose domain it bounds
+    sidecar_restart = Const(False, "feature gate SidecarSubmitterRestart (alpha, off by "
+                                   "default, F:111): the sidecar submitter restarts on failure")
     sub_backoff_limit = Const(2, "submitterConfig.backoffLimit (KubeRay default 2)", min=0, max=2)
     shutdown_after_finishes = Const(True, "spec.shutdownAfterJobFinishes")
     ttl = Const(Rank.OFF, "ttlSecondsAfterFinished: OFF is 0 (clean up at once)")
@@ -47,9 +50,11 @@ class RayJobState(Spec):
     rj_b: RJBody = EMPTY
     cl_cr: Map[ClusterId, bool] = Map.fill(False)          # RayCluster objects
     head: Map[ClusterId, Head] = Map.fill(Head.NONE)       # their head pods (may linger)
+    head_lost: Map[ClusterId, bool] = Map.fill(False)      # SidecarMode: deleted for good
     job: Option[JobObj] = None                   # the submitter Job, named after the RayJob
     pods: Map[PodSlot, Option[SubPod]] = Map.fill(None)
     svc: Option[ClusterId] = None                # the RayJob head Service's selector
+    sidecar: Map[ClusterId, Option[Sidecar]] = Map.fill(None)   # each head pod's submitter
     # ------------------------------------------------------------ Ray
     kv: Map[KvKey, Rec] = Map.fill(Rec.NONE)     # job records, per cluster GCS
     # ------------------------------------------------------------ informer cache
@@ -120,13 +125,20 @@ class RayJobState(Spec):
         entered."""
         if s.ttl is not Rank.OFF and not s.shutdown_after_finishes:
             raise SpecError("ttlSecondsAfterFinished needs shutdownAfterJobFinishes (V:753-755)")
+        if s.mode is Mode.SIDECAR and s.sub_backoff_limit != SIDECAR_RESTART_LIMIT:
+            raise SpecError("SidecarMode rejects submitterConfig (V:595-597): its restart "
+                            "limit is 2")
         s.budget = s.F
 
     # ------------------------------------------------------------ what objects look like
     def _cl_view(s, c) -> CrView:
+        """A RayCluster is Ready once its head serves (S4). Its `state` is never reset
+        (`calculateStatus` only ever sets Ready), which matters only for a head that is
+        never re-created (SidecarMode): that cluster stays Ready."""
         if not s.cl_cr[c]:
             return CrView.ABSENT
-        return CrView.READY if s.head[c] is Head.SERVING else CrView.NOT_READY
+        ready = s.head[c] is Head.SERVING or s.head_lost[c]
+        return CrView.READY if ready else CrView.NOT_READY
 
     def _job_view(s) -> JobView:
         if s.job is None:

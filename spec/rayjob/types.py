@@ -10,9 +10,13 @@ from checker import Const, Int, Option
 
 
 class Mode(enum.Enum):
-    """spec.submissionMode (T:82-87); SidecarMode and InteractiveMode are left out."""
+    """spec.submissionMode (T:82-87); InteractiveMode is left out."""
     K8S = "K8sJobMode"
     HTTP = "HTTPMode"
+    SIDECAR = "SidecarMode"
+
+
+SUBMITTER_MODES = frozenset({Mode.K8S, Mode.SIDECAR})    # a submitter reports back (C:279)
 
 
 class Phase(enum.Enum):
@@ -129,6 +133,13 @@ class SubPc(enum.Enum):
     SUBMIT = "ray job submit"
     FOLLOW = "ray job logs --follow"
     BROKEN = "follow: head went away"
+
+
+class Exit(enum.Enum):
+    """A container's state: running, or terminated with exit code 0 or non-zero."""
+    RUNNING = "running"
+    OK = "terminated(0)"
+    ERROR = "terminated(1)"
 
 
 class PodSlot(enum.Enum):
@@ -285,6 +296,18 @@ class SubPod(NamedTuple):
     pc: SubPc
     target: ClusterId
     job_id: JobId
+
+
+SIDECAR_RESTART_LIMIT = 2     # C:1114: submitterConfig is rejected in SidecarMode (V:595-597)
+
+
+class Sidecar(NamedTuple):
+    """The submitter container of a head pod (SidecarMode): its script's step, the
+    submission id frozen into it when the RayCluster was built, and its container status."""
+    pc: SubPc
+    job_id: JobId
+    exit: Exit
+    restarts: Int[0, SIDECAR_RESTART_LIMIT]      # restartCount, saturating at the limit
 
 
 class KvKey(NamedTuple):
