@@ -49,6 +49,7 @@ TRACES = {
     ("sidecar_pod_F1", "p7_succeeded_not_failed"): 16,   # no gate: one container failure
     ("sidecar_restart_F2", "p7_succeeded_not_failed"): 18,   # gate: two restarts fail it
     ("sidecar_head_F1", "p7_succeeded_not_failed"): 16,  # head lost after the job succeeded
+    ("rules_self_late_F1", "p10_finalizer_after_stop"): 20,  # faked FAILED -> DeleteSelf
 }
 # The same for the models of `pytest -m slow` (their traces are replayed by the fast suite).
 SLOW_TRACES = {
@@ -82,6 +83,8 @@ KILLS = [
     (mutants.SidecarMissingHeadIgnored, "sidecar_head_F1", "p15c_no_stuck_missing_submitter",
      15),
     (mutants.SidecarRestartNoStatusCheck, "sidecar_restart_F1", "p7_succeeded_not_failed", 17),
+    (mutants.RulesIgnoreTTL, "rules_staged_F0", "p9_ttl_respected", 21),
+    (mutants.RulesIgnoreCondition, "rules_self_late_F1", "p9_ttl_respected", 15),
 ]
 
 

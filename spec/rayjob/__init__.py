@@ -13,6 +13,7 @@ actor:
     cache.py        the informer cache catching up, and the `stale` fault
     submitter.py    the K8s Job controller and the submitter pod's shell script
     sidecar.py      SidecarMode: the submitter container of the head pod
+    deletion.py     deletionStrategy.deletionRules: DeleteWorkers / DeleteCluster / DeleteSelf
     raycluster.py   the RayCluster controller bringing the head up; head restarts
     rayhead.py      Ray's Jobs API: put-if-absent submit, stop, lazy recovery
     program.py      the user's entrypoint: one external side effect, then exit
@@ -63,6 +64,8 @@ recomputing from what is persisted, provided every side effect is keyed by persi
 * Suspending does the same and stops in Suspended; resuming goes through New again.
 * Complete/Failed delete only the RayCluster, after `endTime + ttlSecondsAfterFinished`;
   the RayJob and the submitter Job stay unless DELETE_RAYJOB_CR_AFTER_JOB_FINISHES is set.
+  With deletion rules (§8.1) each matching rule acts after its own TTL, the most
+  destructive overdue one per reconcile.
 * Deleting the RayJob calls StopJob (errors only logged) unless the persisted jobStatus is
   terminal, removes the finalizer, and leaves the children to the garbage collector.
 * With GCS fault tolerance (Redis) a RayCluster is NotFound only once its head pod is gone
@@ -148,7 +151,7 @@ Left out, and why the verdicts do not depend on it: InteractiveMode (the user su
 nothing of the operator's can submit twice),
 clusterSelector mode (no creates or deletes: nothing for the at-most-once claims to check),
 preRunningDeadlineSeconds (another deadline, retried like SubmissionFailed),
-`deletionStrategy` rules (gate on by default, but inactive unless the field is set; they
-use the same `endTime + TTL` start, so the TTL claim covers their timing), batch schedulers
+the legacy `deletionStrategy` onSuccess/onFailure policies (the TTL path's timing, which
+claim 9 checks; the deletion rules are modelled, deletion.py), batch schedulers
 (hooks around the same steps) and two active leaders (leader election).
 """

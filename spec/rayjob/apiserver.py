@@ -37,6 +37,7 @@ class ApiServer(RayJobState):
                 s.bad_retry_reason = True
         if new_h.phase in FINISHED and old_h.phase not in FINISHED:
             s.t_ttl = Timer.FIRED if s.ttl is Rank.OFF else Timer.ARMED      # endTime
+            s._arm_rule_timers()
             if (new_h.phase is Phase.COMPLETE and new_h.reason is Reason.NONE
                     and s.job is not None and s.job.cond is JCond.NONE):
                 s.complete_wo_sub = True
@@ -94,7 +95,7 @@ class ApiServer(RayJobState):
         terminating head no longer serves."""
         if s.gcs_ft:
             s._head_deleted(c)
-        s.head_lost[c] = False
+        s.head_lost[c] = s.workers_suspended[c] = False
         s._set_cluster(c, False, s.head[c])
 
     def _remove_rj(s):

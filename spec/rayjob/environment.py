@@ -15,7 +15,7 @@ from .state import RayJobState
 from .types import (DASHBOARD_CALLS, WRITES, ClusterId, KvKey, Pc, Rank, Result, Timer,
                     NONTERMINAL_RECS)
 
-TIMERS = ("t_subfin", "t_grace", "t_chk", "t_active", "t_ttl")
+TIMERS = ("t_subfin", "t_grace", "t_chk", "t_active", "t_ttl", "t_rule_hour", "t_rule_day")
 
 
 class Environment(RayJobState):
@@ -136,7 +136,8 @@ class Environment(RayJobState):
     # ------------------------------------------------------------ the clock
     def _rank(s, name) -> Rank:
         return {"t_subfin": Rank.SHORT, "t_grace": Rank.LONG, "t_chk": Rank.LONG,
-                "t_active": s.active_deadline, "t_ttl": s.ttl}[name]
+                "t_active": s.active_deadline, "t_ttl": s.ttl, "t_rule_hour": Rank.XLONG,
+                "t_rule_day": Rank.DAY}[name]
 
     @action(group="clock", fair="strong")
     def tick(s, r: Rank):

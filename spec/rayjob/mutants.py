@@ -5,8 +5,8 @@ that some property catches each of them, with a short counterexample.
 from checker import action, fault, require
 
 from .spec import RayJob
-from .types import (WRITES, ClStat, Head, JobView, KvKey, Mode, Pc, Phase, PodSlot, Rec, Result, SubPc,
-                    Timer)
+from .types import (WRITES, ClStat, Head, JobView, KvKey, Mode, Pc, Phase, PodSlot, Rec, Result,
+                    SubPc, Timer)
 
 
 class SubmitBeforeIdentity(RayJob):
@@ -257,9 +257,27 @@ class SidecarRestartNoStatusCheck(RayJob):
         return SubPc.SUBMIT
 
 
+class RulesIgnoreTTL(RayJob):
+    """M24: deletion rules run as soon as they match, their ttlSeconds ignored (the
+    `nowTime.Before(deletionTime)` test of C:1425-1433 missing)."""
+
+    def _overdue_rules(s):
+        return [r for r in s._matched_rules() if not s._rule_done(r.policy)]
+
+
+class RulesIgnoreCondition(RayJob):
+    """M25: every deletion rule applies whatever the RayJob's status
+    (isDeletionRuleMatched, C:1589-1596, missing): a DeleteSelf meant for FAILED jobs
+    deletes a RayJob that succeeded."""
+
+    def _matched_rules(s):
+        return list(s._rules())
+
+
 ALL = [SubmitBeforeIdentity, ClusterNameInInitializing, PutOverwrite,
        RetryingNoWait, NoStatusGuard, NoSubmissionId, PreFix3903, RetryAllReasons,
        StopJobFatal, NoStopOnDelete, StatusUpdateNoVersion, RunningRecreatesJob,
        BackoffOffByOne, NoFinishedAtGuard, TTLIgnored, TTLDeletesSubmitter, Eager404Fail,
        FailedMapsToComplete, SuspendedRequeues, SelfDeleteIgnoresTTL, SidecarHeadRecreated,
-       SidecarMissingHeadIgnored, SidecarRestartNoStatusCheck]
+       SidecarMissingHeadIgnored, SidecarRestartNoStatusCheck, RulesIgnoreTTL,
+       RulesIgnoreCondition]

@@ -18,7 +18,7 @@ from .state import RayJobState
 from .types import (CR_STATUS, DRAWN_JOB_IDS, NONTERMINAL_RECS, NOT_RETRIED, REC_STATUS,
                     SUBMITTER_MODES, TERMINAL,
                     CacheSt, ClStat, ClusterId, CrView, Head, JobId, JobView, JStat, KvKey, Mode,
-                    Pc, Phase, Reason, Rec, Result, Timer, key)
+                    Pc, Phase, Policy, Reason, Rec, Result, Rules, Timer, key)
 
 
 class Operator(RayJobState):
@@ -205,8 +205,9 @@ class Operator(RayJobState):
 
     def _retire(s, c: ClusterId) -> bool:
         """When every name is taken, each lingering head that nothing names, whose job
-        records are all terminal and whose sidecar submitter (if any) exited is deleted now (gc_cluster_pods, which may happen at any
-        time) so that its name can be drawn again. Nothing but its deletion could happen
+        records are all terminal and whose sidecar submitter (if any) exited is deleted
+        now (gc_cluster_pods, which may happen at any time) so that its name can be drawn
+        again. Nothing but its deletion could happen
         to it: no call reaches it, no driver runs on it. Only claim 5b could see it alive
         at the next create, so that overlap is recorded here (it may flag, never hide).
         Without this, a garbage collector slower than four attempts overflows the pool.
@@ -528,8 +529,8 @@ class Operator(RayJobState):
 
     def _after_cluster_delete(s):
         if s.m_h.phase in (Phase.COMPLETE, Phase.FAILED):
-            s._ttl_cleanup_done()
-            s._end(Result.WAIT)
+            s._ttl_cleanup_done(Policy.DELETE_CLUSTER)
+            s._end(s._after_cleanup_result())
         else:
             s._delete_job_then_reset(cluster_gone=False)
 
@@ -558,8 +559,11 @@ class Operator(RayJobState):
 
     # ------------------------------------------------------------ Complete / Failed
     def _finished(s):
-        """C:420-447 and handleShutdownAfterJobFinishes (C:1515-1556); never writes status."""
-        if not s.shutdown_after_finishes:
+        """C:420-447: the deletion rules if set (deletion.py), else
+        handleShutdownAfterJobFinishes (C:1515-1556); never writes status."""
+        if s.deletion_rules is not Rules.OFF:
+            s._apply_deletion_rules()
+        elif not s.shutdown_after_finishes:
             s._end(Result.WAIT)
         elif not s._ttl_expired():
             s._end(Result.REQUEUE)              # RequeueAfter until endTime + TTL (C:1530)
@@ -574,21 +578,22 @@ class Operator(RayJobState):
         """now >= endTime + ttlSecondsAfterFinished (C:1519-1534)."""
         return s.t_ttl is Timer.FIRED
 
-    def _ttl_cleanup_done(s):
-        """Ghosts of claim 9: a clean-up delete (the RayCluster's, or the RayJob's own with
-        DELETE_RAYJOB_CR_AFTER_JOB_FINISHES) was applied, early if before endTime + TTL."""
+    def _ttl_cleanup_done(s, policy: Policy):
+        """Ghosts of claim 9: a clean-up (the RayCluster's deletion, the RayJob's own, or
+        its workers' suspension) was applied: early if its time had not come."""
         s.ttl_cleanup = True
-        s.ttl_early = s.ttl_early or s.t_ttl is not Timer.FIRED
+        s.ttl_early = s.ttl_early or not s._cleanup_due(policy)
 
     @action(group="reconcile", fair="weak", calls="API server")
     def op_delete_rj(s):
-        """Models r.Delete(rayJob) when DELETE_RAYJOB_CR_AFTER_JOB_FINISHES is set (C:1538)."""
+        """Models r.Delete(rayJob) when DELETE_RAYJOB_CR_AFTER_JOB_FINISHES is set (C:1538)
+        or by a DeleteSelf rule (C:1573)."""
         require(s.pc is Pc.DELETE_RJ and not s.op_down)
         s._delete_rj()
 
     def _delete_rj(s) -> bool:
-        s.cleanup_overreach = s.cleanup_overreach or not s.delete_rj_after_finish
-        s._ttl_cleanup_done()
+        s.cleanup_overreach = s.cleanup_overreach or not s._cleanup_configured(Policy.DELETE_SELF)
+        s._ttl_cleanup_done(Policy.DELETE_SELF)
         s._user_or_owner_delete()
         s._end(Result.WAIT)
         return True
@@ -625,4 +630,5 @@ WRITE_STEP = {Pc.FIN_ADD: "_fin_add", Pc.STATUS_WRITE: "_status_write",
               Pc.FIN_REMOVE: "_fin_remove", Pc.CREATE_CLUSTER: "_create_cluster",
               Pc.CREATE_SVC: "_write_svc", Pc.UPDATE_SVC: "_write_svc",
               Pc.CREATE_JOB: "_create_job", Pc.DELETE_CLUSTER: "_delete_cluster",
-              Pc.DELETE_JOB: "_delete_job", Pc.DELETE_RJ: "_delete_rj"}
+              Pc.DELETE_JOB: "_delete_job", Pc.DELETE_RJ: "_delete_rj",
+              Pc.SUSPEND_WORKERS: "_suspend_workers"}

@@ -80,7 +80,9 @@ class Properties(RayJobState):
     def p9_ttl_respected(s):
         """Clean-up deletes the RayCluster (or, with DELETE_RAYJOB_CR_AFTER_JOB_FINISHES,
         the RayJob itself) only after endTime + TTL, and keeps the RayJob and the submitter
-        Job unless that variable is set."""
+        Job unless that variable is set; with deletion rules, each action (DeleteWorkers,
+        DeleteCluster, DeleteSelf) only when a rule matching the persisted status asks
+        for it, after that rule's TTL."""
         return not s.ttl_early and not s.cleanup_overreach
 
     @invariant

@@ -1,6 +1,7 @@
 """The RayJob spec: every actor's actions in one class (see the package docstring)."""
 from .apiserver import ApiServer
 from .cache import InformerCache
+from .deletion import DeletionRules
 from .environment import Environment
 from .liveness import Liveness
 from .operator import Operator
@@ -12,8 +13,8 @@ from .sidecar import SidecarSubmitter
 from .submitter import Submitter
 
 
-class RayJob(Operator, ApiServer, InformerCache, Submitter, SidecarSubmitter, RayClusterCtl,
-             RayHead, UserProgram, Environment, Properties):
+class RayJob(Operator, DeletionRules, ApiServer, InformerCache, Submitter, SidecarSubmitter,
+             RayClusterCtl, RayHead, UserProgram, Environment, Properties):
     """KubeRay's RayJob controller with Kubernetes, the submitter, Ray and the faults."""
 
 

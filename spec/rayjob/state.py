@@ -12,7 +12,7 @@ from checker import Const, Ghost, Int, Map, Option, Spec, SpecError, initial
 
 from .types import (BACKOFF_LIMIT, EMPTY, NEW_RJ, OLDER, Age, CacheSt, ClStat, ClusterId, CrView,
                     ExitMode, Head, JobId, JobObj, JobView, JCond, Key, KvKey, Mode, Outcome, Pc,
-                    Phase, PodSlot, Rank, Rec, Result, RJBody, RJHead, Sidecar, Sink, SubPod,
+                    Phase, PodSlot, Rank, Rec, Result, RJBody, RJHead, Rules, Sidecar, Sink, SubPod,
                     Timer, SIDECAR_RESTART_LIMIT)
 
 Count = Int[0, 2]            # saturating: 2 means "more than once"
@@ -28,6 +28,8 @@ class RayJobState(Spec):
     shutdown_after_finishes = Const(True, "spec.shutdownAfterJobFinishes")
     ttl = Const(Rank.OFF, "ttlSecondsAfterFinished: OFF is 0 (clean up at once)")
     delete_rj_after_finish = Const(False, "env DELETE_RAYJOB_CR_AFTER_JOB_FINISHES")
+    deletion_rules = Const(Rules.OFF, "spec.deletionStrategy.deletionRules (feature gate "
+                                      "RayJobDeletionPolicy, on by default)")
     gcs_ft = Const(False, "GCS fault tolerance (Redis): job records survive a head restart")
     lazy_ft_recovery = Const(True, "Ray 2.60: an orphaned RUNNING record turns FAILED only "
                                    "on an agent-routed call (OBS §4.6)")
@@ -51,6 +53,7 @@ class RayJobState(Spec):
     cl_cr: Map[ClusterId, bool] = Map.fill(False)          # RayCluster objects
     head: Map[ClusterId, Head] = Map.fill(Head.NONE)       # their head pods (may linger)
     head_lost: Map[ClusterId, bool] = Map.fill(False)      # SidecarMode: deleted for good
+    workers_suspended: Map[ClusterId, bool] = Map.fill(False)   # by a DeleteWorkers rule
     job: Option[JobObj] = None                   # the submitter Job, named after the RayJob
     pods: Map[PodSlot, Option[SubPod]] = Map.fill(None)
     svc: Option[ClusterId] = None                # the RayJob head Service's selector
@@ -82,6 +85,8 @@ class RayJobState(Spec):
     t_chk: Timer = Timer.OFF                     # jobStatusCheckFailureStartTime + 300 s
     t_active: Timer = Timer.OFF                  # startTime + activeDeadlineSeconds
     t_ttl: Timer = Timer.OFF                     # endTime + ttlSecondsAfterFinished
+    t_rule_hour: Timer = Timer.OFF               # endTime + a deletion rule's 1 h
+    t_rule_day: Timer = Timer.OFF                # endTime + a deletion rule's 1 d
     settled: bool = False                        # the last reconcile changed nothing and saw
                                                  # every change: the operator waits
     budget: Int[0, F] = 0                        # set to F by `init`
@@ -121,10 +126,13 @@ class RayJobState(Spec):
     @initial
     def init(s):
         """A new RayJob, nothing else; the fault budget is full. Rejects constants that
-        KubeRay's validation rejects (V:547-549, V:753-755), so ValidationFailed is never
+        KubeRay's validation rejects (V:547-549, V:591-602, V:753-773), so ValidationFailed is never
         entered."""
         if s.ttl is not Rank.OFF and not s.shutdown_after_finishes:
             raise SpecError("ttlSecondsAfterFinished needs shutdownAfterJobFinishes (V:753-755)")
+        if s.deletion_rules is not Rules.OFF and s.shutdown_after_finishes:
+            raise SpecError("deletionRules and shutdownAfterJobFinishes are mutually "
+                            "exclusive (V:771-773)")
         if s.mode is Mode.SIDECAR and s.sub_backoff_limit != SIDECAR_RESTART_LIMIT:
             raise SpecError("SidecarMode rejects submitterConfig (V:595-597): its restart "
                             "limit is 2")

@@ -185,6 +185,7 @@ class Rank(enum.Enum):
     SHORT = 30         # DefaultSubmitterFinishedTimeout, C:37-41
     LONG = 300         # grace period and status-check timeout, K:284-290
     XLONG = 3600       # user durations (activeDeadlineSeconds, ttlSecondsAfterFinished)
+    DAY = 86400        # a second, longer user duration (a later deletion rule)
 
 
 class Pc(enum.Enum):
@@ -203,11 +204,38 @@ class Pc(enum.Enum):
     DELETE_CLUSTER = "Delete(RayCluster)"
     DELETE_JOB = "Delete(Job)"
     DELETE_RJ = "Delete(RayJob)"
+    SUSPEND_WORKERS = "Update(RayCluster: suspend worker groups)"
 
 
 WRITES = frozenset({Pc.FIN_ADD, Pc.STATUS_WRITE, Pc.FIN_REMOVE, Pc.CREATE_CLUSTER, Pc.CREATE_SVC,
-                    Pc.UPDATE_SVC, Pc.CREATE_JOB, Pc.DELETE_CLUSTER, Pc.DELETE_JOB, Pc.DELETE_RJ})
+                    Pc.UPDATE_SVC, Pc.CREATE_JOB, Pc.DELETE_CLUSTER, Pc.DELETE_JOB, Pc.DELETE_RJ,
+                    Pc.SUSPEND_WORKERS})
 DASHBOARD_CALLS = frozenset({Pc.GET_JOB_INFO, Pc.SUBMIT_JOB, Pc.STOP_JOB})
+
+
+class Policy(enum.Enum):
+    """A deletion rule's policy (T: DeletionPolicyType); DeleteNone is a no-op, left out."""
+    DELETE_WORKERS = "DeleteWorkers"
+    DELETE_CLUSTER = "DeleteCluster"
+    DELETE_SELF = "DeleteSelf"
+
+
+IMPACT = {Policy.DELETE_WORKERS: 2, Policy.DELETE_CLUSTER: 3, Policy.DELETE_SELF: 4}  # C:1685
+
+
+class Rule(NamedTuple):
+    """A deletion rule: its policy, its condition (a jobStatus or a jobDeploymentStatus)
+    and its ttlSeconds after endTime (Rank.OFF: 0 s)."""
+    policy: Policy
+    when: JStat | Phase
+    ttl: Rank
+
+
+class Rules(enum.Enum):
+    """spec.deletionStrategy.deletionRules, as a few rule sets (RULE_SETS, deletion.py)."""
+    OFF = "no deletionStrategy"
+    STAGED = "Complete or Failed: DeleteWorkers at 0 s, DeleteCluster at 1 h, DeleteSelf at 1 d"
+    SELF_ON_FAILED = "jobStatus FAILED: DeleteSelf at 0 s; SUCCEEDED: DeleteCluster at 0 s"
 
 
 class Result(enum.Enum):
