@@ -50,6 +50,7 @@ TRACES = {
     ("sidecar_restart_F2", "p7_succeeded_not_failed"): 18,   # gate: two restarts fail it
     ("sidecar_head_F1", "p7_succeeded_not_failed"): 16,  # head lost after the job succeeded
     ("rules_self_late_F1", "p10_finalizer_after_stop"): 20,  # faked FAILED -> DeleteSelf
+    ("interactive_F2", "p11_effect_at_most_once"): 34,   # resumed: the user submits again
 }
 # The same for the models of `pytest -m slow` (their traces are replayed by the fast suite).
 SLOW_TRACES = {
@@ -85,6 +86,7 @@ KILLS = [
     (mutants.SidecarRestartNoStatusCheck, "sidecar_restart_F1", "p7_succeeded_not_failed", 17),
     (mutants.RulesIgnoreTTL, "rules_staged_F0", "p9_ttl_respected", 21),
     (mutants.RulesIgnoreCondition, "rules_self_late_F1", "p9_ttl_respected", 15),
+    (mutants.InteractiveDrawsJobId, "interactive_F1", "p4_identity_stable", 11),
 ]
 
 

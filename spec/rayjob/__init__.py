@@ -14,6 +14,7 @@ actor:
     submitter.py    the K8s Job controller and the submitter pod's shell script
     sidecar.py      SidecarMode: the submitter container of the head pod
     deletion.py     deletionStrategy.deletionRules: DeleteWorkers / DeleteCluster / DeleteSelf
+    interactive.py  InteractiveMode: Waiting, the user setting spec.jobId and submitting
     raycluster.py   the RayCluster controller bringing the head up; head restarts
     rayhead.py      Ray's Jobs API: put-if-absent submit, stop, lazy recovery
     program.py      the user's entrypoint: one external side effect, then exit
@@ -50,6 +51,9 @@ recomputing from what is persisted, provided every side effect is keyed by persi
   within an attempt: Running finds no head pod, fails with AppFailed, and retries.
   Without the SidecarSubmitterRestart gate the container submits with no status
   pre-check and is never restarted: one transient failure fails the RayJob.
+* InteractiveMode (§3.7) names no jobId: Initializing goes to Waiting, which copies
+  `spec.jobId` once the user set it (no suspend check there), and Running waits for the
+  user's own submission. No retries (validation); a resume needs a new submission.
 * Running polls GetJobInfo and mirrors Ray's status. In K8sJobMode a terminal Ray status
   counts only once the submitter Job finished; a 404 after the submitter finished, or a
   submitter finished 30 s ago, is a failure (the 30 s check runs before GetJobInfo and
@@ -147,11 +151,10 @@ Abstractions and simplifications (each keeps the verdicts of the properties)
   max), so they stay finite for every backoffLimit: an over-approximation that can only
   flag a violation the exact history would not.
 
-Left out, and why the verdicts do not depend on it: InteractiveMode (the user submits:
-nothing of the operator's can submit twice),
-clusterSelector mode (no creates or deletes: nothing for the at-most-once claims to check),
-preRunningDeadlineSeconds (another deadline, retried like SubmissionFailed),
-the legacy `deletionStrategy` onSuccess/onFailure policies (the TTL path's timing, which
-claim 9 checks; the deletion rules are modelled, deletion.py), batch schedulers
-(hooks around the same steps) and two active leaders (leader election).
+Left out, and why the verdicts do not depend on it: clusterSelector mode (no creates or
+deletes: nothing for the at-most-once claims to check), preRunningDeadlineSeconds
+(another deadline, retried like SubmissionFailed), the legacy `deletionStrategy`
+onSuccess/onFailure policies (the TTL path's timing, which claim 9 checks; the deletion
+rules are modelled, deletion.py), batch schedulers (hooks around the same steps) and two
+active leaders (leader election).
 """

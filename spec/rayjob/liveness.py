@@ -47,3 +47,11 @@ class Liveness(RayJobState):
     def l5_runs_at_least_once(s):
         """At least once: the entrypoint starts (a driver) and the RayJob is finished."""
         return max(s.driver_starts.values()) >= 1 and s._done()
+
+    @leads_to
+    def l6_suspend_honoured(s):
+        """A suspend requested before the RayJob finished is eventually honoured: it is
+        Suspended, finished, gone, or the request was withdrawn."""
+        asked = s.rj is not None and s.rj.suspend and not s._done()
+        return asked, (s.rj is None or not s.rj.suspend or s._done()
+                       or s.rj.phase is Phase.SUSPENDED)

@@ -274,10 +274,20 @@ class RulesIgnoreCondition(RayJob):
         return list(s._rules())
 
 
+class InteractiveDrawsJobId(RayJob):
+    """M26: initRayJobStatusIfNeed draws a jobId in InteractiveMode too (the mode test of
+    C:895-901 missing): Waiting then replaces it with spec.jobId, within the attempt."""
+
+    def _init_status(s):
+        super()._init_status()
+        if s.m_b.job_id is None:
+            s._set_b(job_id=s._draw_job())
+
+
 ALL = [SubmitBeforeIdentity, ClusterNameInInitializing, PutOverwrite,
        RetryingNoWait, NoStatusGuard, NoSubmissionId, PreFix3903, RetryAllReasons,
        StopJobFatal, NoStopOnDelete, StatusUpdateNoVersion, RunningRecreatesJob,
        BackoffOffByOne, NoFinishedAtGuard, TTLIgnored, TTLDeletesSubmitter, Eager404Fail,
        FailedMapsToComplete, SuspendedRequeues, SelfDeleteIgnoresTTL, SidecarHeadRecreated,
        SidecarMissingHeadIgnored, SidecarRestartNoStatusCheck, RulesIgnoreTTL,
-       RulesIgnoreCondition]
+       RulesIgnoreCondition, InteractiveDrawsJobId]

@@ -154,7 +154,9 @@ class Operator(RayJobState):
         """initRayJobStatusIfNeed (C:887-917): a fresh jobId (or spec.jobId) and cluster
         name, Initializing; startTime is set when the write is applied."""
         b = s.m_b
-        job_id = b.job_id or (JobId.JS if s.spec_job_id else s._draw_job())
+        job_id = b.job_id
+        if job_id is None and s.mode is not Mode.INTERACTIVE:      # Waiting sets it (C:896)
+            job_id = JobId.JS if s.m_h.job_id_set else s._draw_job()
         cluster = b.cluster or s._draw_cluster()
         s._set_b(job_id=job_id, cluster=cluster)
         s._set(job_status=JStat.NEW, phase=Phase.INITIALIZING)
@@ -258,6 +260,10 @@ class Operator(RayJobState):
                 s._finish()
                 return
             s._set_b(dash=True)                 # FetchHeadServiceURL (U:1022-1054)
+        if s.mode is Mode.INTERACTIVE:
+            s._set(phase=Phase.WAITING)         # C:224-227
+            s._finish()
+            return
         if s.mode is Mode.K8S and s._read_job() is JobView.ABSENT:
             s.pc = Pc.CREATE_JOB
             return
@@ -623,7 +629,8 @@ class Operator(RayJobState):
 
 BRANCH = {Phase.NEW: "_new", Phase.INITIALIZING: "_initializing", Phase.RUNNING: "_running",
           Phase.SUSPENDING: "_suspending_or_retrying", Phase.RETRYING: "_suspending_or_retrying",
-          Phase.SUSPENDED: "_suspended", Phase.COMPLETE: "_finished", Phase.FAILED: "_finished"}
+          Phase.SUSPENDED: "_suspended", Phase.COMPLETE: "_finished", Phase.FAILED: "_finished",
+          Phase.WAITING: "_waiting"}
 
 # The step that performs each write, for the faults that hit a write (environment.py).
 WRITE_STEP = {Pc.FIN_ADD: "_fin_add", Pc.STATUS_WRITE: "_status_write",

@@ -35,7 +35,8 @@ class RayJobState(Spec):
                                    "on an agent-routed call (OBS §4.6)")
     follow_exit_on_head_stop = Const(ExitMode.EITHER, "`ray job logs --follow` exit code "
                                                       "when the head stops (OBS row 3)")
-    spec_job_id = Const(False, "spec.jobId is set")
+    spec_job_id = Const(False, "spec.jobId is set from the start (InteractiveMode: the user "
+                               "may set it later)")
     active_deadline = Const(Rank.OFF, "spec.activeDeadlineSeconds")
     program = Const(Outcome.SUCCEED, "how the user's program ends")
     sink = Const(Sink.APPEND, "the program's external sink")
@@ -133,6 +134,9 @@ class RayJobState(Spec):
         if s.deletion_rules is not Rules.OFF and s.shutdown_after_finishes:
             raise SpecError("deletionRules and shutdownAfterJobFinishes are mutually "
                             "exclusive (V:771-773)")
+        if s.mode is Mode.INTERACTIVE and s.backoff_limit > 0:
+            raise SpecError("InteractiveMode rejects a positive backoffLimit (V:587-589)")
+        s.rj = s.rj._replace(job_id_set=s.spec_job_id)
         if s.mode is Mode.SIDECAR and s.sub_backoff_limit != SIDECAR_RESTART_LIMIT:
             raise SpecError("SidecarMode rejects submitterConfig (V:595-597): its restart "
                             "limit is 2")

@@ -10,17 +10,18 @@ from checker import Const, Int, Option
 
 
 class Mode(enum.Enum):
-    """spec.submissionMode (T:82-87); InteractiveMode is left out."""
+    """spec.submissionMode (T:82-87)."""
     K8S = "K8sJobMode"
     HTTP = "HTTPMode"
     SIDECAR = "SidecarMode"
+    INTERACTIVE = "InteractiveMode"
 
 
 SUBMITTER_MODES = frozenset({Mode.K8S, Mode.SIDECAR})    # a submitter reports back (C:279)
 
 
 class Phase(enum.Enum):
-    """status.jobDeploymentStatus (T:48-59); ValidationFailed and Waiting are left out."""
+    """status.jobDeploymentStatus (T:48-59); ValidationFailed is left out."""
     NEW = "New"
     INITIALIZING = "Initializing"
     RUNNING = "Running"
@@ -29,6 +30,7 @@ class Phase(enum.Enum):
     SUSPENDING = "Suspending"
     SUSPENDED = "Suspended"
     RETRYING = "Retrying"
+    WAITING = "Waiting"
 
 
 class JStat(enum.Enum):
@@ -267,13 +269,15 @@ class ExitMode(enum.Enum):
 
 
 class RJHead(NamedTuple):
-    """The RayJob's metadata and the status fields that decide the branch."""
+    """The RayJob's metadata, the spec fields a user may edit, and the status fields that
+    decide the branch."""
     finalizer: bool
     deleting: bool
     suspend: bool
     phase: Phase
     job_status: JStat
     reason: Reason
+    job_id_set: bool = False        # spec.jobId is set
 
 
 BACKOFF_LIMIT = Const(1, "spec.backoffLimit (0: no retry)", min=0)

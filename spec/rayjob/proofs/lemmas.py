@@ -29,27 +29,30 @@ PHASES_AT = {Pc.FIN_ADD: (Phase.NEW,), Pc.CREATE_CLUSTER: (Phase.INITIALIZING, P
              Pc.SUBMIT_JOB: (Phase.RUNNING,),
              Pc.DELETE_CLUSTER: (Phase.SUSPENDING, Phase.RETRYING, Phase.COMPLETE, Phase.FAILED),
              Pc.DELETE_JOB: (Phase.SUSPENDING, Phase.RETRYING),
-             Pc.DELETE_RJ: (Phase.COMPLETE, Phase.FAILED)}
+             Pc.DELETE_RJ: (Phase.COMPLETE, Phase.FAILED),
+             Pc.SUSPEND_WORKERS: (Phase.COMPLETE, Phase.FAILED)}
 
 # The phases one reconcile may write, by the phase it read (Complete and Failed never
 # write status: handleShutdownAfterJobFinishes only deletes).
 WRITES_FROM = {Phase.NEW: (Phase.INITIALIZING,),
                Phase.INITIALIZING: (Phase.INITIALIZING, Phase.RUNNING, Phase.SUSPENDING,
-                                    Phase.FAILED, Phase.RETRYING),
+                                    Phase.FAILED, Phase.RETRYING, Phase.WAITING),
+               Phase.WAITING: (Phase.RUNNING,),
                Phase.RUNNING: (Phase.RUNNING, Phase.FAILED, Phase.COMPLETE, Phase.RETRYING,
                                Phase.SUSPENDING),
                Phase.SUSPENDING: (Phase.SUSPENDED,), Phase.RETRYING: (Phase.NEW,),
                Phase.SUSPENDED: (Phase.NEW,), Phase.COMPLETE: (), Phase.FAILED: ()}
 
 
-def _named(h, b) -> bool:
+def _named(h, b, waits_for_job_id: bool) -> bool:
     """initRayJobStatusIfNeed names the cluster and the job id together with Initializing,
     the Suspending / Retrying reset clears both with Suspended / New; dashboardURL is set
-    only for a named cluster."""
+    only for a named cluster. InteractiveMode names the job id later (Waiting), if ever."""
     if h is None:
         return True
     unnamed = h.phase in (Phase.NEW, Phase.SUSPENDED)
-    return ((b.cluster is None) == unnamed and (b.job_id is None) == unnamed
+    job_id_ok = b.job_id is None if unnamed else (b.job_id is not None or waits_for_job_id)
+    return ((b.cluster is None) == unnamed and job_id_ok
             and (not b.dash or b.cluster is not None))
 
 
@@ -85,7 +88,8 @@ class Lemmas(RayJobState):
     def lemma_identity_named_outside_new_and_suspended(s):
         """Persisted or in memory, a RayJob outside New and Suspended names its cluster and
         job id; a deleted one has an empty status."""
-        return (_named(s.rj, s.rj_b) and _named(s.m_h, s.m_b)
+        interactive = s.mode is Mode.INTERACTIVE
+        return (_named(s.rj, s.rj_b, interactive) and _named(s.m_h, s.m_b, interactive)
                 and (s.rj is not None or s.rj_b == EMPTY))
 
     @invariant
@@ -181,14 +185,17 @@ class Lemmas(RayJobState):
     def lemma_calls_use_the_persisted_identity(s):
         """Creates, Service updates and dashboard calls use the identity the RayJob
         persisted (only the operator's status write changes it, and that ends the
-        reconcile); a current copy written back keeps it, unless it resets it."""
+        reconcile); a current copy written back keeps it, unless it resets it or, from
+        Waiting (InteractiveMode), names the job id."""
         if s.pc in NAMED_CALLS:
             return s.rj is not None and (s.m_b.cluster, s.m_b.job_id) == (s.rj_b.cluster,
                                                                           s.rj_b.job_id)
         unnamed = (Phase.NEW, Phase.SUSPENDED)
         if (s._reconciling(Pc.STATUS_WRITE) and s.m_fresh and s.m_orig.phase not in unnamed
                 and s.m_h.phase not in unnamed):
-            return (s.m_b.cluster, s.m_b.job_id) == (s.rj_b.cluster, s.rj_b.job_id)
+            names_job_id = s.m_orig.phase is Phase.WAITING and s.rj_b.job_id is None
+            return (s.m_b.cluster == s.rj_b.cluster
+                    and (s.m_b.job_id == s.rj_b.job_id or names_job_id))
         return True
 
     @invariant
