@@ -51,6 +51,9 @@ TRACES = {
     ("sidecar_head_F1", "p7_succeeded_not_failed"): 16,  # head lost after the job succeeded
     ("rules_self_late_F1", "p10_finalizer_after_stop"): 20,  # faked FAILED -> DeleteSelf
     ("interactive_F2", "p11_effect_at_most_once"): 34,   # resumed: the user submits again
+    ("submitter_final_F1", "p18_outcome_agrees_with_ray"): 13,  # #2314: Failed, not terminal
+    ("user_stop_F1", "p19_complete_ran_once"): 17,       # stopped before it ran: Complete
+    ("head_noft_F1", "p19_complete_ran_once"): 25,       # ran twice, then Complete
 }
 # The same for the models of `pytest -m slow` (their traces are replayed by the fast suite).
 SLOW_TRACES = {
@@ -87,6 +90,8 @@ KILLS = [
     (mutants.RulesIgnoreTTL, "rules_staged_F0", "p9_ttl_respected", 21),
     (mutants.RulesIgnoreCondition, "rules_self_late_F1", "p9_ttl_respected", 15),
     (mutants.InteractiveDrawsJobId, "interactive_F1", "p4_identity_stable", 11),
+    (mutants.PreRunningDeadlineIgnored, "prerun_F0", "p15d_no_stuck_before_running", 10),
+    (mutants.ValidateBeforeDeletion, "validation_F2", "p15b_no_stuck_deletion", 8),
 ]
 
 

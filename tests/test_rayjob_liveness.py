@@ -31,6 +31,7 @@ LASSOS = {
     ("live_http_head_ft_F1", "l1_reaches_complete_or_failed"): (20, 19),  # stranded PENDING
     ("live_sidecar_F1", "l5_runs_at_least_once"): (21, 21),  # SidecarMode: the same 300 s
     ("live_interactive_unfair_F1", "l6_suspend_honoured"): (10, 10),  # Waiting: no suspend
+    ("live_validation_F1", "l1_reaches_complete_or_failed"): (2, 2),  # ValidationFailed stays
 }
 
 # Real bugs that break a claim the faithful spec keeps: (mutant, model, property, steps, loop).
@@ -39,6 +40,8 @@ MUTANT_LASSOS = [
     (mutants.StopJobFatal, "live_delete_F1", "l2_deleted_rayjob_removed", 7, 6),       # #4850
     (mutants.SidecarMissingHeadIgnored, "live_sidecar_head_F1", "l5_runs_at_least_once", 21, 21),
     (mutants.Eager404Fail, "live_interactive_F0", "l5_runs_at_least_once", 19, 19),  # no user yet
+    (mutants.PreRunningDeadlineIgnored, "live_prerun_F0", "l1_reaches_complete_or_failed", 10,
+     10),                                                                             # #4178
 ]
 
 

@@ -48,11 +48,14 @@ class ApiServer(RayJobState):
 
     def _begin_attempt(s):
         """New -> Initializing applied: a new attempt (or incarnation), whose identity is
-        the one this write persists; startTime = now re-arms the active deadline."""
+        the one this write persists; startTime = now re-arms the active and pre-running
+        deadlines."""
         s._age_attempts()
         s.att_cluster = s.att_job = None
         if s.active_deadline is not Rank.OFF:
             s.t_active = Timer.ARMED
+        if s.pre_running_deadline is not Rank.OFF:
+            s.t_pre_running = Timer.ARMED
 
     def _apply_cluster_create(s, c):
         """Create(RayCluster) applied. A same-name cluster whose old pods still linger

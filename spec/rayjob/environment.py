@@ -15,7 +15,8 @@ from .state import RayJobState
 from .types import (DASHBOARD_CALLS, WRITES, ClusterId, KvKey, Pc, Rank, Result, Timer,
                     NONTERMINAL_RECS)
 
-TIMERS = ("t_subfin", "t_grace", "t_chk", "t_active", "t_ttl", "t_rule_hour", "t_rule_day")
+TIMERS = ("t_subfin", "t_grace", "t_chk", "t_active", "t_pre_running", "t_ttl", "t_rule_hour",
+          "t_rule_day")
 
 
 class Environment(RayJobState):
@@ -111,6 +112,14 @@ class Environment(RayJobState):
         s._fault()
         s._write_rj(s.rj._replace(suspend=not s.rj.suspend), s.rj_b)
 
+    @fault(group="user_edit")
+    def user_edits_spec(s):
+        """The user edits the RayJob's spec into one validateRayJob rejects (C:145-162), or
+        back (§3.8)."""
+        require(s._user())
+        s._fault()
+        s._write_rj(s.rj._replace(valid=not s.rj.valid), s.rj_b)
+
     @fault(group="user_delete_cluster")
     def user_delete_cluster(s, c: ClusterId):
         """External deletion of the RayCluster (§13.4): the CR goes, its pods linger (with
@@ -136,7 +145,8 @@ class Environment(RayJobState):
     # ------------------------------------------------------------ the clock
     def _rank(s, name) -> Rank:
         return {"t_subfin": Rank.SHORT, "t_grace": Rank.LONG, "t_chk": Rank.LONG,
-                "t_active": s.active_deadline, "t_ttl": s.ttl, "t_rule_hour": Rank.XLONG,
+                "t_active": s.active_deadline, "t_pre_running": s.pre_running_deadline,
+                "t_ttl": s.ttl, "t_rule_hour": Rank.XLONG,
                 "t_rule_day": Rank.DAY}[name]
 
     @action(group="clock", fair="strong")

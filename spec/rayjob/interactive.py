@@ -15,18 +15,21 @@ never submit) unless a model says so.
 from checker import action, require
 
 from .state import RayJobState
-from .types import JobId, KvKey, Mode, Phase, Rec, Result
+from .types import JobId, KvKey, Mode, Phase, Reason, Rec, Result
 
 
 class InteractiveMode(RayJobState):
     def _waiting(s):
-        """The Waiting branch (C:237-248); the pre-running deadline is not modelled."""
-        if not s.m_h.job_id_set:
+        """The Waiting branch (C:237-248): the pre-running deadline, no suspend check."""
+        if s._pre_running_expired():
+            s._fail(Reason.PRE_RUNNING)
+            s._finish()
+        elif not s.m_h.job_id_set:
             s._end(Result.REQUEUE)
-            return
-        s._set_b(job_id=JobId.JS)
-        s._set(phase=Phase.RUNNING)
-        s._finish()
+        else:
+            s._set_b(job_id=JobId.JS)
+            s._set(phase=Phase.RUNNING)
+            s._finish()
 
     def _interactive_user(s) -> bool:
         return s.mode is Mode.INTERACTIVE and s.rj is not None and not s.rj.deleting

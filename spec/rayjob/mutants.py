@@ -284,10 +284,31 @@ class InteractiveDrawsJobId(RayJob):
             s._set_b(job_id=s._draw_job())
 
 
+class PreRunningDeadlineIgnored(RayJob):
+    """M27, kuberay #4178 before PR #4525 added preRunningDeadlineSeconds: nothing ends
+    an Initializing RayJob whose head never becomes ready but suspend and the active
+    deadline (set for the whole run, and never retried)."""
+
+    def _pre_running_expired(s):
+        return False
+
+
+class ValidateBeforeDeletion(RayJob):
+    """M28: validation before the deletion branch (C:112-139 and C:145-162 swapped): a
+    RayJob whose spec became invalid can no longer be deleted, its finalizer stays."""
+
+    def _deletion(s):
+        if s.m_h.valid:
+            super()._deletion()
+        else:
+            s._validation_failed()
+
+
 ALL = [SubmitBeforeIdentity, ClusterNameInInitializing, PutOverwrite,
        RetryingNoWait, NoStatusGuard, NoSubmissionId, PreFix3903, RetryAllReasons,
        StopJobFatal, NoStopOnDelete, StatusUpdateNoVersion, RunningRecreatesJob,
        BackoffOffByOne, NoFinishedAtGuard, TTLIgnored, TTLDeletesSubmitter, Eager404Fail,
        FailedMapsToComplete, SuspendedRequeues, SelfDeleteIgnoresTTL, SidecarHeadRecreated,
        SidecarMissingHeadIgnored, SidecarRestartNoStatusCheck, RulesIgnoreTTL,
-       RulesIgnoreCondition, InteractiveDrawsJobId]
+       RulesIgnoreCondition, InteractiveDrawsJobId, PreRunningDeadlineIgnored,
+       ValidateBeforeDeletion]

@@ -37,8 +37,9 @@ class Operator(RayJobState):
             calls="informer cache")
     def op_start(s):
         """Models Reconcile (C:89-165): read the RayJob from the informer cache (NotFound:
-        return {}), keep a copy of its status (C:142), then the branch up to its first call.
-        Validation always passes: the model's constants are valid (S1)."""
+        return {}), the deletion branch, keep a copy of its status (C:142), validate it,
+        then the branch up to its first call. The constants are valid specs (S1); only a
+        user's edit (`user_edits_spec`) makes one invalid."""
         require(s.pc is Pc.IDLE and not s.op_down)
         s.m_clean = True
         s.m_fresh = s.rj_cache is not CacheSt.BEHIND
@@ -49,8 +50,24 @@ class Operator(RayJobState):
         s.m_h, s.m_b, s.m_orig = h, b, key(h, b)
         if h.deleting:
             s._deletion()
+        elif not h.valid:
+            s._validation_failed()
         else:
             getattr(s, BRANCH[h.phase])()
+
+    def _validation_failed(s):
+        """validateRayJob failed (C:145-162): ValidationFailed in memory, written only if
+        the phase changes (W#1, no backoff check), then `{}`."""
+        s._set(phase=Phase.VALIDATION_FAILED, reason=Reason.VALIDATION)
+        if key(s.m_h, s.m_b) != s.m_orig:
+            s.pc = Pc.STATUS_WRITE
+        else:
+            s._end(Result.WAIT)
+
+    def _unknown_phase(s):
+        """The default case (C:448-450): ValidationFailed has no branch, so once persisted
+        it stays, even after the spec is fixed; RequeueAfter 3 s forever."""
+        s._end(Result.REQUEUE)
 
     def _finish(s):
         """`break` out of the switch: checkBackoffLimitAndUpdateStatusIfNeeded (C:452), then
@@ -241,11 +258,14 @@ class Operator(RayJobState):
 
     def _suspend_or_deadline(s) -> bool:
         """updateStatusToSuspendingIfNeeded (C:1043-1060) and the active deadline
-        (C:1234-1245), the first checks of Initializing and Running."""
+        (C:1234-1245), the first checks of Initializing and Running; then, before Running,
+        the pre-running deadline (C:1249-1261), retried unlike the active one."""
         if s.m_h.suspend:
             s._set(phase=Phase.SUSPENDING)
         elif s.t_active is Timer.FIRED:
             s._fail(Reason.DEADLINE)
+        elif s.m_h.phase is not Phase.RUNNING and s._pre_running_expired():
+            s._fail(Reason.PRE_RUNNING)
         else:
             return False
         s._finish()
@@ -269,6 +289,11 @@ class Operator(RayJobState):
             return
         s._set(phase=Phase.RUNNING)             # a found Job is not checked (C:562-583)
         s._finish()
+
+    def _pre_running_expired(s) -> bool:
+        """checkPreRunningDeadlineAndUpdateStatusIfNeeded (C:1249-1261): now >= startTime
+        + preRunningDeadlineSeconds, in Initializing and Waiting."""
+        return s.t_pre_running is Timer.FIRED
 
     @action(group="reconcile", fair="weak", calls="API server")
     def op_create_cluster(s):
@@ -619,7 +644,7 @@ class Operator(RayJobState):
         h = s.m_h
         s._apply_status(s.rj._replace(phase=h.phase, job_status=h.job_status, reason=h.reason),
                         s.m_b)
-        s._end(Result.REQUEUE)
+        s._end(Result.WAIT if h.phase is Phase.VALIDATION_FAILED else Result.REQUEUE)
         return True
 
     def _version_matches(s) -> bool:
@@ -630,7 +655,7 @@ class Operator(RayJobState):
 BRANCH = {Phase.NEW: "_new", Phase.INITIALIZING: "_initializing", Phase.RUNNING: "_running",
           Phase.SUSPENDING: "_suspending_or_retrying", Phase.RETRYING: "_suspending_or_retrying",
           Phase.SUSPENDED: "_suspended", Phase.COMPLETE: "_finished", Phase.FAILED: "_finished",
-          Phase.WAITING: "_waiting"}
+          Phase.WAITING: "_waiting", Phase.VALIDATION_FAILED: "_unknown_phase"}
 
 # The step that performs each write, for the faults that hit a write (environment.py).
 WRITE_STEP = {Pc.FIN_ADD: "_fin_add", Pc.STATUS_WRITE: "_status_write",

@@ -38,6 +38,7 @@ class RayJobState(Spec):
     spec_job_id = Const(False, "spec.jobId is set from the start (InteractiveMode: the user "
                                "may set it later)")
     active_deadline = Const(Rank.OFF, "spec.activeDeadlineSeconds")
+    pre_running_deadline = Const(Rank.OFF, "spec.preRunningDeadlineSeconds")
     program = Const(Outcome.SUCCEED, "how the user's program ends")
     sink = Const(Sink.APPEND, "the program's external sink")
     L = Const(0, "informer lag bound in versions (0: the cache is always current)",
@@ -85,6 +86,7 @@ class RayJobState(Spec):
     t_grace: Timer = Timer.OFF                   # rayJobInfo.endTime + 300 s
     t_chk: Timer = Timer.OFF                     # jobStatusCheckFailureStartTime + 300 s
     t_active: Timer = Timer.OFF                  # startTime + activeDeadlineSeconds
+    t_pre_running: Timer = Timer.OFF             # startTime + preRunningDeadlineSeconds
     t_ttl: Timer = Timer.OFF                     # endTime + ttlSecondsAfterFinished
     t_rule_hour: Timer = Timer.OFF               # endTime + a deletion rule's 1 h
     t_rule_day: Timer = Timer.OFF                # endTime + a deletion rule's 1 d

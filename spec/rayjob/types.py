@@ -21,7 +21,7 @@ SUBMITTER_MODES = frozenset({Mode.K8S, Mode.SIDECAR})    # a submitter reports b
 
 
 class Phase(enum.Enum):
-    """status.jobDeploymentStatus (T:48-59); ValidationFailed is left out."""
+    """status.jobDeploymentStatus (T:48-59)."""
     NEW = "New"
     INITIALIZING = "Initializing"
     RUNNING = "Running"
@@ -31,6 +31,7 @@ class Phase(enum.Enum):
     SUSPENDED = "Suspended"
     RETRYING = "Retrying"
     WAITING = "Waiting"
+    VALIDATION_FAILED = "ValidationFailed"
 
 
 class JStat(enum.Enum):
@@ -54,6 +55,8 @@ class Reason(enum.Enum):
     APP_FAILED = "AppFailed"
     GRACE = "JobDeploymentStatusTransitionGracePeriodExceeded"
     CHK_TIMEOUT = "JobStatusCheckTimeoutExceeded"
+    PRE_RUNNING = "PreRunningDeadlineExceeded"
+    VALIDATION = "ValidationFailed"
 
 
 NOT_RETRIED = frozenset({Reason.DEADLINE, Reason.CHK_TIMEOUT})    # C:543-552
@@ -278,6 +281,7 @@ class RJHead(NamedTuple):
     job_status: JStat
     reason: Reason
     job_id_set: bool = False        # spec.jobId is set
+    valid: bool = True              # the spec passes validateRayJob
 
 
 BACKOFF_LIMIT = Const(1, "spec.backoffLimit (0: no retry)", min=0)

@@ -37,7 +37,8 @@ PHASES_AT = {Pc.FIN_ADD: (Phase.NEW,), Pc.CREATE_CLUSTER: (Phase.INITIALIZING, P
 WRITES_FROM = {Phase.NEW: (Phase.INITIALIZING,),
                Phase.INITIALIZING: (Phase.INITIALIZING, Phase.RUNNING, Phase.SUSPENDING,
                                     Phase.FAILED, Phase.RETRYING, Phase.WAITING),
-               Phase.WAITING: (Phase.RUNNING,),
+               Phase.WAITING: (Phase.RUNNING, Phase.FAILED),
+               Phase.VALIDATION_FAILED: (),
                Phase.RUNNING: (Phase.RUNNING, Phase.FAILED, Phase.COMPLETE, Phase.RETRYING,
                                Phase.SUSPENDING),
                Phase.SUSPENDING: (Phase.SUSPENDED,), Phase.RETRYING: (Phase.NEW,),
@@ -50,6 +51,8 @@ def _named(h, b, waits_for_job_id: bool) -> bool:
     only for a named cluster. InteractiveMode names the job id later (Waiting), if ever."""
     if h is None:
         return True
+    if h.phase is Phase.VALIDATION_FAILED:         # may be entered from any phase
+        return not b.dash or b.cluster is not None
     unnamed = h.phase in (Phase.NEW, Phase.SUSPENDED)
     job_id_ok = b.job_id is None if unnamed else (b.job_id is not None or waits_for_job_id)
     return ((b.cluster is None) == unnamed and job_id_ok
@@ -96,9 +99,11 @@ class Lemmas(RayJobState):
     def lemma_finalizer_before_initializing(s):
         """New adds the finalizer before it initializes the status (C:166-178); only the
         operator removes it, and only as the reconcile's last call (C:132-137), so the
-        RayJob its memory holds with a finalizer still exists with it."""
+        RayJob its memory holds with a finalizer still exists with it. (ValidationFailed
+        may be written from New, before the finalizer.)"""
         for h in (s.rj, s.m_h):
-            if h is not None and h.phase is not Phase.NEW and not h.finalizer:
+            if (h is not None and h.phase not in (Phase.NEW, Phase.VALIDATION_FAILED)
+                    and not h.finalizer):
                 return False
         if s.m_h is not None and s.m_h.finalizer:
             return s.rj is not None and s.rj.finalizer
@@ -129,7 +134,8 @@ class Lemmas(RayJobState):
                 or s.pc is Pc.SUBMIT_JOB and s.mode is not Mode.HTTP):
             return False
         if s.pc is Pc.STATUS_WRITE:
-            return s.m_h.phase in WRITES_FROM[s.m_orig.phase]
+            return (s.m_h.phase in WRITES_FROM[s.m_orig.phase]
+                    or s.m_h.phase is Phase.VALIDATION_FAILED)      # validation, C:145-162
         if s.pc in PHASES_AT:
             return s.m_h.phase is s.m_orig.phase and s.m_h.phase in PHASES_AT[s.pc]
         return True
@@ -200,8 +206,9 @@ class Lemmas(RayJobState):
 
     @invariant
     def lemma_attempt_begun_outside_new(s):
-        """A RayJob leaves New only by the write that begins an attempt."""
-        return s.rj is None or s.rj.phase is Phase.NEW or s.attempted
+        """A RayJob leaves New only by the write that begins an attempt, or for
+        ValidationFailed."""
+        return s.rj is None or s.rj.phase in (Phase.NEW, Phase.VALIDATION_FAILED) or s.attempted
 
     @invariant
     def lemma_created_name_is_the_attempts(s):
