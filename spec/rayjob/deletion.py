@@ -53,6 +53,10 @@ class DeletionRules(RayJobState):
             if rule.ttl is not Rank.OFF:
                 setattr(s, RULE_TIMERS[rule.ttl], Timer.ARMED)
 
+    def _rule_timer_rank(s, timer: str) -> Rank:
+        """The TTL this rule set times with `timer`, OFF if none does."""
+        return next((r.ttl for r in s._rules() if RULE_TIMERS.get(r.ttl) == timer), Rank.OFF)
+
     def _rule_due(s, rule: Rule) -> bool:
         """now >= endTime + ttlSeconds (C:1425-1433)."""
         return rule.ttl is Rank.OFF or getattr(s, RULE_TIMERS[rule.ttl]) is Timer.FIRED

@@ -144,10 +144,11 @@ class Environment(RayJobState):
 
     # ------------------------------------------------------------ the clock
     def _rank(s, name) -> Rank:
+        """A deadline's duration; OFF for one this configuration never arms."""
         return {"t_subfin": Rank.SHORT, "t_grace": Rank.LONG, "t_chk": Rank.LONG,
                 "t_active": s.active_deadline, "t_pre_running": s.pre_running_deadline,
-                "t_ttl": s.ttl, "t_rule_hour": Rank.XLONG,
-                "t_rule_day": Rank.DAY}[name]
+                "t_ttl": s.ttl, "t_rule_hour": s._rule_timer_rank("t_rule_hour"),
+                "t_rule_day": s._rule_timer_rank("t_rule_day")}[name]
 
     @action(group="clock", fair="strong")
     def tick(s, r: Rank):
@@ -168,7 +169,8 @@ class Environment(RayJobState):
         comes."""
         require(s.op_down or (s.pc is Pc.IDLE and (s.late_reconcile or s.settled)
                               and (s.stale_spans_time or not s._any_behind())))
-        armed = [t for t in TIMERS if getattr(s, t) is Timer.ARMED]
+        armed = [t for t in TIMERS
+                 if s._rank(t) is not Rank.OFF and getattr(s, t) is Timer.ARMED]
         require(any(s._rank(t) is r for t in armed))
         for t in armed:
             if s._rank(t).value <= r.value:

@@ -20,8 +20,11 @@ from .types import JobId, KvKey, Mode, Phase, Reason, Rec, Result
 
 class InteractiveMode(RayJobState):
     def _waiting(s):
-        """The Waiting branch (C:237-248): the pre-running deadline, no suspend check."""
-        if s._pre_running_expired():
+        """The Waiting branch (C:237-248): the pre-running deadline, no suspend check.
+        Validation rejects Waiting in any other mode (V:526-531)."""
+        if s.mode is not Mode.INTERACTIVE:
+            s._validation_failed()
+        elif s._pre_running_expired():
             s._fail(Reason.PRE_RUNNING)
             s._finish()
         elif not s.m_h.job_id_set:

@@ -241,10 +241,11 @@ class SidecarMissingHeadIgnored(RayJob):
     missing): GetJobInfo fails until the 300 s status-check timeout fails it for good
     (not retried), though a retry would have run the job."""
 
-    def _sidecar_outcome(s):
+    def _sidecar_check(s):
         if s.head[s.m_b.cluster] is Head.NONE:
-            return False, False
-        return super()._sidecar_outcome()
+            s._after_submitter_check(False, False)
+        else:
+            super()._sidecar_check()
 
 
 class SidecarRestartNoStatusCheck(RayJob):

@@ -50,10 +50,16 @@ class Operator(RayJobState):
         s.m_h, s.m_b, s.m_orig = h, b, key(h, b)
         if h.deleting:
             s._deletion()
-        elif not h.valid:
+        elif s._may_be_invalid() and not h.valid:
             s._validation_failed()
         else:
             getattr(s, BRANCH[h.phase])()
+
+    def _may_be_invalid(s) -> bool:
+        """Only a user's edit makes the spec invalid, and it spends budget: with none the
+        check is left out, which spares the symbolic engines (the no-fault proofs) a
+        branch in every reconcile."""
+        return s.F > 0
 
     def _validation_failed(s):
         """validateRayJob failed (C:145-162): ValidationFailed in memory, written only if
@@ -173,7 +179,7 @@ class Operator(RayJobState):
         b = s.m_b
         job_id = b.job_id
         if job_id is None and s.mode is not Mode.INTERACTIVE:      # Waiting sets it (C:896)
-            job_id = JobId.JS if s.m_h.job_id_set else s._draw_job()
+            job_id = JobId.JS if s.spec_job_id else s._draw_job()
         cluster = b.cluster or s._draw_cluster()
         s._set_b(job_id=job_id, cluster=cluster)
         s._set(job_status=JStat.NEW, phase=Phase.INITIALIZING)
@@ -242,7 +248,8 @@ class Operator(RayJobState):
     def _job_id_in_use(s, j: JobId) -> bool:
         return (j in (s.rj_b.job_id, s.rj_prev_b.job_id, s.m_b.job_id, s.att_job)
                 or (s.job is not None and s.job.job_id is j)
-                or any(sc is not None and sc.job_id is j for sc in s.sidecar.values())
+                or s.mode is Mode.SIDECAR and any(sc is not None and sc.job_id is j
+                                                  for sc in s.sidecar.values())
                 or any(p is not None and p.job_id is j for p in s.pods.values())
                 or any(s.kv[k] is not Rec.NONE for k in s.kv if k.j is j))
 
@@ -391,16 +398,25 @@ class Operator(RayJobState):
         """checkSubmitterAndUpdateStatusIfNeeded (C:1062-1199) and the 30 s
         submitter-finished check (C:1263-1286, C:278-292), K8sJobMode and SidecarMode."""
         if s.mode is Mode.K8S:
-            outcome = s._job_outcome()
+            s._job_check()
         elif s.mode is Mode.SIDECAR:
-            outcome = s._sidecar_outcome()
+            s._sidecar_check()
         else:
             s.pc = Pc.GET_JOB_INFO
+
+    def _job_check(s):
+        """K8sJobMode (C:1138-1199): the Job by name (NotFound is an error: it is never
+        re-created in Running, C:282-284); a Job with Failed=True fails the RayJob."""
+        view = s._read_job()
+        if view is JobView.ABSENT:
+            s._end(Result.ERROR)
             return
-        if outcome is None:
-            s._end(Result.ERROR)                # never re-created in Running (C:282-284)
-            return
-        failed, finished = outcome
+        if view is JobView.FAILED:
+            s._fail_submitter()
+        s._after_submitter_check(view is JobView.FAILED, view is not JobView.ACTIVE)
+
+    def _after_submitter_check(s, failed: bool, finished: bool):
+        """The 30 s check, then the failure just set, else GetJobInfo (C:286-292)."""
         if s._submitter_timed_out(finished):
             s._set(job_status=JStat.FAILED)
             s._fail(Reason.GRACE)
@@ -410,16 +426,6 @@ class Operator(RayJobState):
         else:
             s.m_sub_fin = finished
             s.pc = Pc.GET_JOB_INFO
-
-    def _job_outcome(s):
-        """K8sJobMode (C:1138-1199): the Job by name, None if NotFound; a Job with Failed=True
-        fails the RayJob. Returns (failed, finished)."""
-        view = s._read_job()
-        if view is JobView.ABSENT:
-            return None
-        if view is JobView.FAILED:
-            s._fail_submitter()
-        return view is JobView.FAILED, view is not JobView.ACTIVE
 
     def _fail_submitter(s):
         """A failed submitter fails the RayJob: AppFailed if the persisted jobStatus is

@@ -24,7 +24,7 @@ from checker import action, fault, require
 
 from .state import RayJobState
 from .types import (NONTERMINAL_RECS, SIDECAR_RESTART_LIMIT, ClusterId, Exit, Head, JobId,
-                    KvKey, Reason, Rec, Sidecar, SubPc, Timer)
+                    KvKey, Mode, Reason, Rec, Sidecar, SubPc, Timer)
 
 
 class SidecarSubmitter(RayJobState):
@@ -42,6 +42,10 @@ class SidecarSubmitter(RayJobState):
         s.sidecar[c] = None
 
     def _sidecar_running(s, c: ClusterId) -> bool:
+        """(Tested on the mode first: other modes never read the variable, which spares
+        the symbolic engines a branch per cluster.)"""
+        if s.mode is not Mode.SIDECAR:
+            return False
         sc = s.sidecar[c]
         return sc is not None and sc.exit is Exit.RUNNING
 
@@ -58,12 +62,7 @@ class SidecarSubmitter(RayJobState):
         (attaching goes through the agent); else submit."""
         require(s._sidecar_at(c, SubPc.STATUS))
         s._event()
-        k = s._sidecar_key(c)
-        if s.kv[k] is Rec.NONE:
-            s._sidecar_moves(c, SubPc.SUBMIT)
-        else:
-            s._recover(k)
-            s._sidecar_moves(c, SubPc.FOLLOW)
+        s._sidecar_moves(c, s._after_status_check(s._sidecar_key(c)))
 
     @action(group="submitter", fair="weak", calls="Ray head")
     def side_submit(s, c: ClusterId):
@@ -112,17 +111,18 @@ class SidecarSubmitter(RayJobState):
         if s.cl_cr[c]:
             s.t_subfin = Timer.ARMED
 
-    def _sidecar_outcome(s):
+    def _sidecar_check(s):
         """checkSubmitterAndUpdateStatusIfNeeded, SidecarMode (C:1070-1137): no head pod is
         Failed/AppFailed ("Ray head pod not found."); a failed container is Failed (AppFailed
         if the persisted jobStatus is FAILED, else SubmissionFailed): without the gate one
         that terminated non-zero, with it one restarted at least SIDECAR_RESTART_LIMIT times
-        and not terminated with 0 (checkIsRestartCountExceeded, C:1216-1232). Returns
-        (failed, finished): finishedAt is the container's terminated time (C:1396-1406)."""
+        and not terminated with 0 (checkIsRestartCountExceeded, C:1216-1232). finishedAt
+        is the container's terminated time (C:1396-1406)."""
         c = s.m_b.cluster
         if s.head[c] is Head.NONE:                      # GetRayClusterHeadPod found none
             s._fail(Reason.APP_FAILED)
-            return True, False
+            s._after_submitter_check(True, False)
+            return
         sc = s.sidecar[c]
         if s.sidecar_restart:
             failed = sc.restarts >= SIDECAR_RESTART_LIMIT and sc.exit is not Exit.OK
@@ -130,4 +130,4 @@ class SidecarSubmitter(RayJobState):
             failed = sc.exit is Exit.ERROR
         if failed:
             s._fail_submitter()
-        return failed, sc.exit is not Exit.RUNNING
+        s._after_submitter_check(failed, sc.exit is not Exit.RUNNING)

@@ -151,7 +151,7 @@ class RayJobState(Spec):
         never re-created (SidecarMode): that cluster stays Ready."""
         if not s.cl_cr[c]:
             return CrView.ABSENT
-        ready = s.head[c] is Head.SERVING or s.head_lost[c]
+        ready = s.head[c] is Head.SERVING or (s.mode is Mode.SIDECAR and s.head_lost[c])
         return CrView.READY if ready else CrView.NOT_READY
 
     def _job_view(s) -> JobView:

@@ -16,7 +16,7 @@ from checker import invariant
 
 from ..state import RayJobState
 from ..types import (EMPTY, NOT_RETRIED, Age, CacheSt, ClStat, ClusterId, CrView, JCond,
-                    JobView, Mode, Pc, Phase, PodSlot, key)
+                    JobView, Mode, Pc, Phase, PodSlot, Rank, Timer, key)
 
 NAMED_CALLS = (Pc.CREATE_CLUSTER, Pc.CREATE_JOB, Pc.CREATE_SVC, Pc.UPDATE_SVC,
                Pc.GET_JOB_INFO, Pc.SUBMIT_JOB)
@@ -94,6 +94,19 @@ class Lemmas(RayJobState):
         interactive = s.mode is Mode.INTERACTIVE
         return (_named(s.rj, s.rj_b, interactive) and _named(s.m_h, s.m_b, interactive)
                 and (s.rj is not None or s.rj_b == EMPTY))
+
+    @invariant
+    def lemma_phases_and_deadlines_of_the_configuration(s):
+        """Waiting is entered only in InteractiveMode, an invalid spec and ValidationFailed
+        only after a user's edit (a fault: F > 0); a deadline the configuration does not
+        set (pre-running, a deletion rule's) is never armed."""
+        for h in (s.rj, s.rj_prev, s.m_h):
+            if h is not None and (h.phase is Phase.WAITING and s.mode is not Mode.INTERACTIVE
+                                  or s.F == 0 and (h.phase is Phase.VALIDATION_FAILED
+                                                   or not h.valid)):
+                return False
+        return all(s._rank(t) is not Rank.OFF or getattr(s, t) is Timer.OFF
+                   for t in ("t_pre_running", "t_rule_hour", "t_rule_day"))
 
     @invariant
     def lemma_finalizer_before_initializing(s):
