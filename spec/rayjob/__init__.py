@@ -140,8 +140,9 @@ Abstractions and simplifications (each keeps the verdicts of the properties)
   CrashLoopBackOff wait, during which the container is not `terminated`, is folded
   into the restart. The restart limit is KubeRay's fixed 2 (`submitterConfig` is
   rejected in SidecarMode); models use `sub_backoff_limit = 2`.
-* Validation always passes: the constants are valid KubeRay specs (ValidationFailed is
-  absorbing and unrelated to the claims). Building the dashboard client never fails (S8).
+* The constants are valid KubeRay specs (S1): only a user's edit (`user_edit`) makes the
+  spec invalid, and ValidationFailed is then absorbing (§3.8). Building the dashboard
+  client never fails (S8).
 * One fault budget F counts faults and user interventions together, so a counterexample
   found with budget F uses the fewest of them.
 * Attempts: an attempt begins when New -> Initializing is applied; a resume from Suspended

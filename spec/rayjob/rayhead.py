@@ -78,7 +78,7 @@ class RayHead(RayJobState):
             s._record_survives(k, keep_records)
         for p in PodSlot:
             s._follower_breaks(p, c)
-        s._sidecar_stops(c)
+        s.sidecar[c] = None                 # a sidecar submitter stops with its pod
 
     def _head_deleted(s, c: ClusterId):
         """The head pod of `c` is deleted: its GCS (job records included) goes with it."""

@@ -37,10 +37,6 @@ class SidecarSubmitter(RayJobState):
         """After the health wait: the status pre-check only with the gate (J:158)."""
         return SubPc.STATUS if s.sidecar_restart else SubPc.SUBMIT
 
-    def _sidecar_stops(s, c: ClusterId):
-        """The head pod of `c` is gone or restarted: its containers went with it."""
-        s.sidecar[c] = None
-
     def _sidecar_running(s, c: ClusterId) -> bool:
         """(Tested on the mode first: other modes never read the variable, which spares
         the symbolic engines a branch per cluster.)"""
