@@ -36,7 +36,7 @@ TRACES = {
     ("head_noft_F1", "p3_driver_once_per_attempt"): 17,  # resubmit to an empty GCS
     ("http_head_F1", "p3_driver_once_per_attempt"): 19,  # HTTPMode 404 -> SubmitJob (#4824)
     ("hand_F1", "p1b_cluster_created_once_per_attempt"): 8,
-    ("hand_F1", "p15c_no_stuck_missing_job"): 13,    # Running never re-creates the Job
+    ("hand_F1", "p15c_no_stuck_missing_submitter"): 13,    # Running never re-creates the Job
     ("hand_F2", "p2b_job_created_once_per_attempt"): 12,
     ("delete_F1", "p10b_deleted_rayjob_ray_stopped"): 15,
     ("submitter_F2", "p12_single_submit_call"): 13,  # `ray job status` network error
@@ -46,6 +46,14 @@ TRACES = {
     ("subfin_delete_late_F2", "p10_finalizer_after_stop"): 19,  # the same, a late reconcile
     ("latency_F0", "p7_succeeded_not_failed"): 19,   # no fault: a reconcile 30 s late
     ("latency_F0", "p11_effect_at_most_once"): 35,   # ... retries a succeeded job
+    ("sidecar_pod_F1", "p7_succeeded_not_failed"): 16,   # no gate: one container failure
+    ("sidecar_restart_F2", "p7_succeeded_not_failed"): 18,   # gate: two restarts fail it
+    ("sidecar_head_F1", "p7_succeeded_not_failed"): 16,  # head lost after the job succeeded
+    ("rules_self_late_F1", "p10_finalizer_after_stop"): 20,  # faked FAILED -> DeleteSelf
+    ("interactive_F2", "p11_effect_at_most_once"): 34,   # resumed: the user submits again
+    ("submitter_final_F1", "p18_outcome_agrees_with_ray"): 13,  # #2314: Failed, not terminal
+    ("user_stop_F1", "p19_complete_ran_once"): 17,       # stopped before it ran: Complete
+    ("head_noft_F1", "p19_complete_ran_once"): 25,       # ran twice, then Complete
 }
 # The same for the models of `pytest -m slow` (their traces are replayed by the fast suite).
 SLOW_TRACES = {
@@ -75,6 +83,15 @@ KILLS = [
     (mutants.Eager404Fail, "happy_F0", "p7_succeeded_not_failed", 18),
     (mutants.FailedMapsToComplete, "happy_F0", "p13b_complete_implies_stopped_or_succeeded", 19),
     (mutants.StatusUpdateNoVersion, "rayjob", "p2a_job_matches_attempt", 12),
+    (mutants.SidecarHeadRecreated, "sidecar_head_F1", "p3_driver_once_per_attempt", 12),
+    (mutants.SidecarMissingHeadIgnored, "sidecar_head_F1", "p15c_no_stuck_missing_submitter",
+     15),
+    (mutants.SidecarRestartNoStatusCheck, "sidecar_restart_F1", "p7_succeeded_not_failed", 17),
+    (mutants.RulesIgnoreTTL, "rules_staged_F0", "p9_ttl_respected", 21),
+    (mutants.RulesIgnoreCondition, "rules_self_late_F1", "p9_ttl_respected", 15),
+    (mutants.InteractiveDrawsJobId, "interactive_F1", "p4_identity_stable", 11),
+    (mutants.PreRunningDeadlineIgnored, "prerun_F0", "p15d_no_stuck_before_running", 10),
+    (mutants.ValidateBeforeDeletion, "validation_F2", "p15b_no_stuck_deletion", 8),
 ]
 
 

@@ -12,6 +12,9 @@ actor:
     apiserver.py    what an applied write does; garbage collection; the history ghosts
     cache.py        the informer cache catching up, and the `stale` fault
     submitter.py    the K8s Job controller and the submitter pod's shell script
+    sidecar.py      SidecarMode: the submitter container of the head pod
+    deletion.py     deletionStrategy.deletionRules: DeleteWorkers / DeleteCluster / DeleteSelf
+    interactive.py  InteractiveMode: Waiting, the user setting spec.jobId and submitting
     raycluster.py   the RayCluster controller bringing the head up; head restarts
     rayhead.py      Ray's Jobs API: put-if-absent submit, stop, lazy recovery
     program.py      the user's entrypoint: one external side effect, then exit
@@ -42,6 +45,15 @@ recomputing from what is persisted, provided every side effect is keyed by persi
   atomic put-if-absent on the id, so retries never start a second driver *in the same GCS*.
   A head restart without GCS fault tolerance empties the GCS: the retried pod (or HTTPMode's
   404 -> SubmitJob) then submits the same id again and the program runs twice.
+* SidecarMode (§3.6) builds the submitter into the head pod instead, with the jobId
+  frozen in; the head pod is never re-created (restartPolicy Never and
+  `ray.io/disable-provisioned-head-restart`), so a lost head cannot re-run the driver
+  within an attempt: Running finds no head pod, fails with AppFailed, and retries.
+  Without the SidecarSubmitterRestart gate the container submits with no status
+  pre-check and is never restarted: one transient failure fails the RayJob.
+* InteractiveMode (§3.7) names no jobId: Initializing goes to Waiting, which copies
+  `spec.jobId` once the user set it (no suspend check there), and Running waits for the
+  user's own submission. No retries (validation); a resume needs a new submission.
 * Running polls GetJobInfo and mirrors Ray's status. In K8sJobMode a terminal Ray status
   counts only once the submitter Job finished; a 404 after the submitter finished, or a
   submitter finished 30 s ago, is a failure (the 30 s check runs before GetJobInfo and
@@ -56,6 +68,8 @@ recomputing from what is persisted, provided every side effect is keyed by persi
 * Suspending does the same and stops in Suspended; resuming goes through New again.
 * Complete/Failed delete only the RayCluster, after `endTime + ttlSecondsAfterFinished`;
   the RayJob and the submitter Job stay unless DELETE_RAYJOB_CR_AFTER_JOB_FINISHES is set.
+  With deletion rules (§8.1) each matching rule acts after its own TTL, the most
+  destructive overdue one per reconcile.
 * Deleting the RayJob calls StopJob (errors only logged) unless the persisted jobStatus is
   terminal, removes the finalizer, and leaves the children to the garbage collector.
 * With GCS fault tolerance (Redis) a RayCluster is NotFound only once its head pod is gone
@@ -120,9 +134,15 @@ Abstractions and simplifications (each keeps the verdicts of the properties)
   modelled). A stranded PENDING record is failed only by the start timeout (15 min, at
   any time in the abstract clock), as `check-model conform ray` showed (rayhead.py).
 * The head Service is read without staleness (S2): no decision but "create or repoint"
-  depends on it; its writes are crash points.
-* Validation always passes: the constants are valid KubeRay specs (ValidationFailed is
-  absorbing and unrelated to the claims). Building the dashboard client never fails (S8).
+  depends on it; its writes are crash points. The same for the head pod and its
+  submitter container's status (SidecarMode): read current, like the Service.
+* SidecarMode: a failed submitter container restarts at once (with the gate): the
+  CrashLoopBackOff wait, during which the container is not `terminated`, is folded
+  into the restart. The restart limit is KubeRay's fixed 2 (`submitterConfig` is
+  rejected in SidecarMode); models use `sub_backoff_limit = 2`.
+* The constants are valid KubeRay specs (S1): only a user's edit (`user_edit`) makes the
+  spec invalid, and ValidationFailed is then absorbing (§3.8). Building the dashboard
+  client never fails (S8).
 * One fault budget F counts faults and user interventions together, so a counterexample
   found with budget F uses the fewest of them.
 * Attempts: an attempt begins when New -> Initializing is applied; a resume from Suspended
@@ -132,11 +152,10 @@ Abstractions and simplifications (each keeps the verdicts of the properties)
   max), so they stay finite for every backoffLimit: an over-approximation that can only
   flag a violation the exact history would not.
 
-Left out, and why the verdicts do not depend on it: SidecarMode and InteractiveMode (other
-submission paths; K8sJobMode and HTTPMode are the two that submit by themselves),
-clusterSelector mode (no creates or deletes: nothing for the at-most-once claims to check),
-preRunningDeadlineSeconds (another deadline, retried like SubmissionFailed),
-`deletionStrategy` rules (gate on by default, but inactive unless the field is set; they
-use the same `endTime + TTL` start, so the TTL claim covers their timing), batch schedulers
-(hooks around the same steps) and two active leaders (leader election).
+Left out, and why the verdicts do not depend on it: clusterSelector mode (no creates or
+deletes: nothing for the at-most-once claims to check), preRunningDeadlineSeconds
+(another deadline, retried like SubmissionFailed), the legacy `deletionStrategy`
+onSuccess/onFailure policies (the TTL path's timing, which claim 9 checks; the deletion
+rules are modelled, deletion.py), batch schedulers (hooks around the same steps) and two
+active leaders (leader election).
 """

@@ -37,6 +37,7 @@ class ApiServer(RayJobState):
                 s.bad_retry_reason = True
         if new_h.phase in FINISHED and old_h.phase not in FINISHED:
             s.t_ttl = Timer.FIRED if s.ttl is Rank.OFF else Timer.ARMED      # endTime
+            s._arm_rule_timers()
             if (new_h.phase is Phase.COMPLETE and new_h.reason is Reason.NONE
                     and s.job is not None and s.job.cond is JCond.NONE):
                 s.complete_wo_sub = True
@@ -47,11 +48,14 @@ class ApiServer(RayJobState):
 
     def _begin_attempt(s):
         """New -> Initializing applied: a new attempt (or incarnation), whose identity is
-        the one this write persists; startTime = now re-arms the active deadline."""
+        the one this write persists; startTime = now re-arms the active and pre-running
+        deadlines."""
         s._age_attempts()
         s.att_cluster = s.att_job = None
         if s.active_deadline is not Rank.OFF:
             s.t_active = Timer.ARMED
+        if s.pre_running_deadline is not Rank.OFF:
+            s.t_pre_running = Timer.ARMED
 
     def _apply_cluster_create(s, c):
         """Create(RayCluster) applied. A same-name cluster whose old pods still linger
@@ -94,6 +98,7 @@ class ApiServer(RayJobState):
         terminating head no longer serves."""
         if s.gcs_ft:
             s._head_deleted(c)
+        s.head_lost[c] = s.workers_suspended[c] = False
         s._set_cluster(c, False, s.head[c])
 
     def _remove_rj(s):

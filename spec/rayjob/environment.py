@@ -15,7 +15,8 @@ from .state import RayJobState
 from .types import (DASHBOARD_CALLS, WRITES, ClusterId, KvKey, Pc, Rank, Result, Timer,
                     NONTERMINAL_RECS)
 
-TIMERS = ("t_subfin", "t_grace", "t_chk", "t_active", "t_ttl")
+TIMERS = ("t_subfin", "t_grace", "t_chk", "t_active", "t_pre_running", "t_ttl", "t_rule_hour",
+          "t_rule_day")
 
 
 class Environment(RayJobState):
@@ -111,6 +112,14 @@ class Environment(RayJobState):
         s._fault()
         s._write_rj(s.rj._replace(suspend=not s.rj.suspend), s.rj_b)
 
+    @fault(group="user_edit")
+    def user_edits_spec(s):
+        """The user edits the RayJob's spec into one validateRayJob rejects (C:145-162), or
+        back (§3.8)."""
+        require(s._user())
+        s._fault()
+        s._write_rj(s.rj._replace(valid=not s.rj.valid), s.rj_b)
+
     @fault(group="user_delete_cluster")
     def user_delete_cluster(s, c: ClusterId):
         """External deletion of the RayCluster (§13.4): the CR goes, its pods linger (with
@@ -135,8 +144,11 @@ class Environment(RayJobState):
 
     # ------------------------------------------------------------ the clock
     def _rank(s, name) -> Rank:
+        """A deadline's duration; OFF for one this configuration never arms."""
         return {"t_subfin": Rank.SHORT, "t_grace": Rank.LONG, "t_chk": Rank.LONG,
-                "t_active": s.active_deadline, "t_ttl": s.ttl}[name]
+                "t_active": s.active_deadline, "t_pre_running": s.pre_running_deadline,
+                "t_ttl": s.ttl, "t_rule_hour": s._rule_timer_rank("t_rule_hour"),
+                "t_rule_day": s._rule_timer_rank("t_rule_day")}[name]
 
     @action(group="clock", fair="strong")
     def tick(s, r: Rank):
@@ -157,7 +169,8 @@ class Environment(RayJobState):
         comes."""
         require(s.op_down or (s.pc is Pc.IDLE and (s.late_reconcile or s.settled)
                               and (s.stale_spans_time or not s._any_behind())))
-        armed = [t for t in TIMERS if getattr(s, t) is Timer.ARMED]
+        armed = [t for t in TIMERS
+                 if s._rank(t) is not Rank.OFF and getattr(s, t) is Timer.ARMED]
         require(any(s._rank(t) is r for t in armed))
         for t in armed:
             if s._rank(t).value <= r.value:

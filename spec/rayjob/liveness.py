@@ -11,7 +11,7 @@ from checker import eventually, leads_to
 
 from .apiserver import FINISHED
 from .state import RayJobState
-from .types import Phase, Timer
+from .types import Phase, Policy
 
 
 class Liveness(RayJobState):
@@ -30,9 +30,11 @@ class Liveness(RayJobState):
 
     @leads_to
     def l3_cluster_deleted_after_ttl(s):
-        """shutdownAfterJobFinishes: once Complete/Failed and endTime + TTL has passed, no
-        RayCluster of the RayJob is left."""
-        expired = s.shutdown_after_finishes and s._done() and s.t_ttl is Timer.FIRED
+        """Once Complete/Failed and a clean-up that removes the RayCluster is due
+        (shutdownAfterJobFinishes after endTime + TTL, or a DeleteCluster or DeleteSelf
+        rule after its TTL), no RayCluster of the RayJob is left."""
+        expired = s._done() and any(s._cleanup_configured(p) and s._cleanup_due(p)
+                                    for p in (Policy.DELETE_CLUSTER, Policy.DELETE_SELF))
         return expired, True not in s.cl_cr.values()
 
     @leads_to
@@ -45,3 +47,11 @@ class Liveness(RayJobState):
     def l5_runs_at_least_once(s):
         """At least once: the entrypoint starts (a driver) and the RayJob is finished."""
         return max(s.driver_starts.values()) >= 1 and s._done()
+
+    @leads_to
+    def l6_suspend_honoured(s):
+        """A suspend requested before the RayJob finished is eventually honoured: it is
+        Suspended, finished, gone, or the request was withdrawn."""
+        asked = s.rj is not None and s.rj.suspend and not s._done()
+        return asked, (s.rj is None or not s.rj.suspend or s._done()
+                       or s.rj.phase is Phase.SUSPENDED)

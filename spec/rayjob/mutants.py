@@ -5,7 +5,8 @@ that some property catches each of them, with a short counterexample.
 from checker import action, fault, require
 
 from .spec import RayJob
-from .types import WRITES, ClStat, JobView, KvKey, Mode, Pc, Phase, PodSlot, Rec, Result, SubPc, Timer
+from .types import (WRITES, ClStat, Head, JobView, KvKey, Mode, Pc, Phase, PodSlot, Rec, Result,
+                    SubPc, Timer)
 
 
 class SubmitBeforeIdentity(RayJob):
@@ -220,8 +221,95 @@ class SelfDeleteIgnoresTTL(RayJob):
             super()._finished()
 
 
+class SidecarHeadRecreated(RayJob):
+    """M21, kuberay #4234 ("Sidecar mode shouldn't restart head pod when head pod is
+    deleted") before its fix: without `ray.io/disable-provisioned-head-restart` the
+    RayCluster controller re-creates a lost head pod from the
+    RayCluster's template, whose submitter container submits the same id again, to an
+    empty GCS."""
+
+    def _head_after_restart(s, c):
+        if s.mode is not Mode.SIDECAR or not s.cl_cr[c]:
+            super()._head_after_restart(c)
+            return
+        s._set_cluster(c, True, Head.STARTING)
+        s._sidecar_starts(c, s.rj_b.job_id)
+
+
+class SidecarMissingHeadIgnored(RayJob):
+    """M22: SidecarMode does not fail a RayJob whose head pod is gone (C:1084-1091
+    missing): GetJobInfo fails until the 300 s status-check timeout fails it for good
+    (not retried), though a retry would have run the job."""
+
+    def _sidecar_check(s):
+        if s.head[s.m_b.cluster] is Head.NONE:
+            s._after_submitter_check(False, False)
+        else:
+            super()._sidecar_check()
+
+
+class SidecarRestartNoStatusCheck(RayJob):
+    """M23: the SidecarSubmitterRestart gate restarts the container, but its script keeps
+    the gate-less blocking submit without `ray job status` first (J:154-158 not updated):
+    the restarted container's duplicate submit is rejected, it fails again, and two
+    restarts fail the RayJob while its Ray job runs."""
+
+    def _sidecar_first_step(s):
+        return SubPc.SUBMIT
+
+
+class RulesIgnoreTTL(RayJob):
+    """M24: deletion rules run as soon as they match, their ttlSeconds ignored (the
+    `nowTime.Before(deletionTime)` test of C:1425-1433 missing)."""
+
+    def _overdue_rules(s):
+        return [r for r in s._matched_rules() if not s._rule_done(r.policy)]
+
+
+class RulesIgnoreCondition(RayJob):
+    """M25: every deletion rule applies whatever the RayJob's status
+    (isDeletionRuleMatched, C:1589-1596, missing): a DeleteSelf meant for FAILED jobs
+    deletes a RayJob that succeeded."""
+
+    def _matched_rules(s):
+        return list(s._rules())
+
+
+class InteractiveDrawsJobId(RayJob):
+    """M26: initRayJobStatusIfNeed draws a jobId in InteractiveMode too (the mode test of
+    C:895-901 missing): Waiting then replaces it with spec.jobId, within the attempt."""
+
+    def _init_status(s):
+        super()._init_status()
+        if s.m_b.job_id is None:
+            s._set_b(job_id=s._draw_job())
+
+
+class PreRunningDeadlineIgnored(RayJob):
+    """M27, kuberay #4178 before PR #4525 added preRunningDeadlineSeconds: nothing ends
+    an Initializing RayJob whose head never becomes ready but suspend and the active
+    deadline (set for the whole run, and never retried)."""
+
+    def _pre_running_expired(s):
+        return False
+
+
+class ValidateBeforeDeletion(RayJob):
+    """M28: validation before the deletion branch (C:112-139 and C:145-162 swapped): a
+    RayJob whose spec became invalid can no longer be deleted, its finalizer stays."""
+
+    def _deletion(s):
+        if s.m_h.valid:
+            super()._deletion()
+        else:
+            s._validation_failed()
+
+
 ALL = [SubmitBeforeIdentity, ClusterNameInInitializing, PutOverwrite,
        RetryingNoWait, NoStatusGuard, NoSubmissionId, PreFix3903, RetryAllReasons,
        StopJobFatal, NoStopOnDelete, StatusUpdateNoVersion, RunningRecreatesJob,
        BackoffOffByOne, NoFinishedAtGuard, TTLIgnored, TTLDeletesSubmitter, Eager404Fail,
-       FailedMapsToComplete, SuspendedRequeues, SelfDeleteIgnoresTTL]
+       FailedMapsToComplete, SuspendedRequeues, SelfDeleteIgnoresTTL, SidecarHeadRecreated,
+       SidecarMissingHeadIgnored, SidecarRestartNoStatusCheck, RulesIgnoreTTL,
+       RulesIgnoreCondition, InteractiveDrawsJobId, PreRunningDeadlineIgnored,
+       ValidateBeforeDeletion]

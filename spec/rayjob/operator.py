@@ -15,9 +15,10 @@ step is weakly fair (a crash or outage in between is a fault).
 from checker import action, require
 
 from .state import RayJobState
-from .types import (CR_STATUS, DRAWN_JOB_IDS, NONTERMINAL_RECS, NOT_RETRIED, REC_STATUS, TERMINAL,
+from .types import (CR_STATUS, DRAWN_JOB_IDS, NONTERMINAL_RECS, NOT_RETRIED, REC_STATUS,
+                    SUBMITTER_MODES, TERMINAL,
                     CacheSt, ClStat, ClusterId, CrView, Head, JobId, JobView, JStat, KvKey, Mode,
-                    Pc, Phase, Reason, Rec, Result, Timer, key)
+                    Pc, Phase, Policy, Reason, Rec, Result, Rules, Timer, key)
 
 
 class Operator(RayJobState):
@@ -36,8 +37,9 @@ class Operator(RayJobState):
             calls="informer cache")
     def op_start(s):
         """Models Reconcile (C:89-165): read the RayJob from the informer cache (NotFound:
-        return {}), keep a copy of its status (C:142), then the branch up to its first call.
-        Validation always passes: the model's constants are valid (S1)."""
+        return {}), the deletion branch, keep a copy of its status (C:142), validate it,
+        then the branch up to its first call. The constants are valid specs (S1); only a
+        user's edit (`user_edits_spec`) makes one invalid."""
         require(s.pc is Pc.IDLE and not s.op_down)
         s.m_clean = True
         s.m_fresh = s.rj_cache is not CacheSt.BEHIND
@@ -48,8 +50,30 @@ class Operator(RayJobState):
         s.m_h, s.m_b, s.m_orig = h, b, key(h, b)
         if h.deleting:
             s._deletion()
+        elif s._may_be_invalid() and not h.valid:
+            s._validation_failed()
         else:
             getattr(s, BRANCH[h.phase])()
+
+    def _may_be_invalid(s) -> bool:
+        """Only a user's edit makes the spec invalid, and it spends budget: with none the
+        check is left out, which spares the symbolic engines (the no-fault proofs) a
+        branch in every reconcile."""
+        return s.F > 0
+
+    def _validation_failed(s):
+        """validateRayJob failed (C:145-162): ValidationFailed in memory, written only if
+        the phase changes (W#1, no backoff check), then `{}`."""
+        s._set(phase=Phase.VALIDATION_FAILED, reason=Reason.VALIDATION)
+        if key(s.m_h, s.m_b) != s.m_orig:
+            s.pc = Pc.STATUS_WRITE
+        else:
+            s._end(Result.WAIT)
+
+    def _unknown_phase(s):
+        """The default case (C:448-450): ValidationFailed has no branch, so once persisted
+        it stays, even after the spec is fixed; RequeueAfter 3 s forever."""
+        s._end(Result.REQUEUE)
 
     def _finish(s):
         """`break` out of the switch: checkBackoffLimitAndUpdateStatusIfNeeded (C:452), then
@@ -153,7 +177,9 @@ class Operator(RayJobState):
         """initRayJobStatusIfNeed (C:887-917): a fresh jobId (or spec.jobId) and cluster
         name, Initializing; startTime is set when the write is applied."""
         b = s.m_b
-        job_id = b.job_id or (JobId.JS if s.spec_job_id else s._draw_job())
+        job_id = b.job_id
+        if job_id is None and s.mode is not Mode.INTERACTIVE:      # Waiting sets it (C:896)
+            job_id = JobId.JS if s.spec_job_id else s._draw_job()
         cluster = b.cluster or s._draw_cluster()
         s._set_b(job_id=job_id, cluster=cluster)
         s._set(job_status=JStat.NEW, phase=Phase.INITIALIZING)
@@ -203,14 +229,15 @@ class Operator(RayJobState):
         return retired
 
     def _retire(s, c: ClusterId) -> bool:
-        """When every name is taken, each lingering head that nothing names and whose job
-        records are all terminal is deleted now (gc_cluster_pods, which may happen at any
-        time) so that its name can be drawn again. Nothing but its deletion could happen
+        """When every name is taken, each lingering head that nothing names, whose job
+        records are all terminal and whose sidecar submitter (if any) exited is deleted
+        now (gc_cluster_pods, which may happen at any time) so that its name can be drawn
+        again. Nothing but its deletion could happen
         to it: no call reaches it, no driver runs on it. Only claim 5b could see it alive
         at the next create, so that overlap is recorded here (it may flag, never hide).
         Without this, a garbage collector slower than four attempts overflows the pool.
         True if c was retired."""
-        if s._cluster_named(c) or s.head[c] is Head.NONE:
+        if s._cluster_named(c) or s.head[c] is Head.NONE or s._sidecar_running(c):
             return False
         if any(s.kv[k] in NONTERMINAL_RECS for k in s._keys(c)):
             return False
@@ -221,6 +248,8 @@ class Operator(RayJobState):
     def _job_id_in_use(s, j: JobId) -> bool:
         return (j in (s.rj_b.job_id, s.rj_prev_b.job_id, s.m_b.job_id, s.att_job)
                 or (s.job is not None and s.job.job_id is j)
+                or s.mode is Mode.SIDECAR and any(sc is not None and sc.job_id is j
+                                                  for sc in s.sidecar.values())
                 or any(p is not None and p.job_id is j for p in s.pods.values())
                 or any(s.kv[k] is not Rec.NONE for k in s.kv if k.j is j))
 
@@ -236,11 +265,14 @@ class Operator(RayJobState):
 
     def _suspend_or_deadline(s) -> bool:
         """updateStatusToSuspendingIfNeeded (C:1043-1060) and the active deadline
-        (C:1234-1245), the first checks of Initializing and Running."""
+        (C:1234-1245), the first checks of Initializing and Running; then, before Running,
+        the pre-running deadline (C:1249-1261), retried unlike the active one."""
         if s.m_h.suspend:
             s._set(phase=Phase.SUSPENDING)
         elif s.t_active is Timer.FIRED:
             s._fail(Reason.DEADLINE)
+        elif s.m_h.phase is not Phase.RUNNING and s._pre_running_expired():
+            s._fail(Reason.PRE_RUNNING)
         else:
             return False
         s._finish()
@@ -255,11 +287,20 @@ class Operator(RayJobState):
                 s._finish()
                 return
             s._set_b(dash=True)                 # FetchHeadServiceURL (U:1022-1054)
+        if s.mode is Mode.INTERACTIVE:
+            s._set(phase=Phase.WAITING)         # C:224-227
+            s._finish()
+            return
         if s.mode is Mode.K8S and s._read_job() is JobView.ABSENT:
             s.pc = Pc.CREATE_JOB
             return
         s._set(phase=Phase.RUNNING)             # a found Job is not checked (C:562-583)
         s._finish()
+
+    def _pre_running_expired(s) -> bool:
+        """checkPreRunningDeadlineAndUpdateStatusIfNeeded (C:1249-1261): now >= startTime
+        + preRunningDeadlineSeconds, in Initializing and Waiting."""
+        return s.t_pre_running is Timer.FIRED
 
     @action(group="reconcile", fair="weak", calls="API server")
     def op_create_cluster(s):
@@ -275,6 +316,8 @@ class Operator(RayJobState):
             s._end(Result.ERROR)
             return False
         s._apply_cluster_create(c)
+        if s.mode is Mode.SIDECAR:
+            s._sidecar_starts(c, s.m_b.job_id)  # the container built into the head (C:1026)
         if s.m_h.phase is Phase.INITIALIZING:
             s._cluster_found(ClStat.NONE)       # the returned object has an empty status
         else:
@@ -352,28 +395,43 @@ class Operator(RayJobState):
         return True
 
     def _submitter_check(s):
-        """checkSubmitterAndUpdateStatusIfNeeded (C:1138-1199) and the 30 s
-        submitter-finished check (C:1263-1286, C:286-292), K8sJobMode only."""
-        if s.mode is not Mode.K8S:
+        """checkSubmitterAndUpdateStatusIfNeeded (C:1062-1199) and the 30 s
+        submitter-finished check (C:1263-1286, C:278-292), K8sJobMode and SidecarMode."""
+        if s.mode is Mode.K8S:
+            s._job_check()
+        elif s.mode is Mode.SIDECAR:
+            s._sidecar_check()
+        else:
             s.pc = Pc.GET_JOB_INFO
-            return
+
+    def _job_check(s):
+        """K8sJobMode (C:1138-1199): the Job by name (NotFound is an error: it is never
+        re-created in Running, C:282-284); a Job with Failed=True fails the RayJob."""
         view = s._read_job()
         if view is JobView.ABSENT:
-            s._end(Result.ERROR)                # never re-created in Running (C:282-284)
+            s._end(Result.ERROR)
             return
         if view is JobView.FAILED:
-            s._fail(Reason.APP_FAILED if s.m_h.job_status is JStat.FAILED
-                    else Reason.SUBMISSION_FAILED)
-        finished = view is not JobView.ACTIVE
+            s._fail_submitter()
+        s._after_submitter_check(view is JobView.FAILED, view is not JobView.ACTIVE)
+
+    def _after_submitter_check(s, failed: bool, finished: bool):
+        """The 30 s check, then the failure just set, else GetJobInfo (C:286-292)."""
         if s._submitter_timed_out(finished):
             s._set(job_status=JStat.FAILED)
             s._fail(Reason.GRACE)
             s._finish()
-        elif view is JobView.FAILED:
+        elif failed:
             s._finish()
         else:
             s.m_sub_fin = finished
             s.pc = Pc.GET_JOB_INFO
+
+    def _fail_submitter(s):
+        """A failed submitter fails the RayJob: AppFailed if the persisted jobStatus is
+        FAILED, else SubmissionFailed (C:1183-1190, C:1104-1110)."""
+        s._fail(Reason.APP_FAILED if s.m_h.job_status is JStat.FAILED
+                else Reason.SUBMISSION_FAILED)
 
     def _submitter_timed_out(s, finished: bool) -> bool:
         """checkSubmitterFinishedTimeoutAndUpdateStatusIfNeeded (C:1263-1286): finishedAt
@@ -425,9 +483,9 @@ class Operator(RayJobState):
             s._set(phase=Phase.COMPLETE)
 
     def _submitter_done(s) -> bool:
-        """K8sJobMode takes Ray's terminal status only once the submitter finished
-        (C:339-341, kuberay #1919)."""
-        return s.m_sub_fin or s.mode is not Mode.K8S
+        """K8sJobMode and SidecarMode take Ray's terminal status only once the submitter
+        finished (C:337-341, kuberay #1919)."""
+        return s.m_sub_fin or s.mode not in SUBMITTER_MODES
 
     def _record_lost(s) -> bool:
         """404 after the submitter finished: the record is gone (C:311-317, #3903)."""
@@ -473,7 +531,8 @@ class Operator(RayJobState):
             s.pc = Pc.DELETE_CLUSTER
 
     def _delete_job_then_reset(s, cluster_gone: bool):
-        job_gone = s.mode is Mode.HTTP or s._read_job() is JobView.ABSENT
+        job_gone = (s.mode in (Mode.HTTP, Mode.SIDECAR)        # no submitter Job (C:760-763)
+                    or s._read_job() is JobView.ABSENT)
         if not job_gone:
             s.pc = Pc.DELETE_JOB
         elif not cluster_gone:
@@ -507,8 +566,8 @@ class Operator(RayJobState):
 
     def _after_cluster_delete(s):
         if s.m_h.phase in (Phase.COMPLETE, Phase.FAILED):
-            s._ttl_cleanup_done()
-            s._end(Result.WAIT)
+            s._ttl_cleanup_done(Policy.DELETE_CLUSTER)
+            s._end(s._after_cleanup_result())
         else:
             s._delete_job_then_reset(cluster_gone=False)
 
@@ -537,8 +596,11 @@ class Operator(RayJobState):
 
     # ------------------------------------------------------------ Complete / Failed
     def _finished(s):
-        """C:420-447 and handleShutdownAfterJobFinishes (C:1515-1556); never writes status."""
-        if not s.shutdown_after_finishes:
+        """C:420-447: the deletion rules if set (deletion.py), else
+        handleShutdownAfterJobFinishes (C:1515-1556); never writes status."""
+        if s.deletion_rules is not Rules.OFF:
+            s._apply_deletion_rules()
+        elif not s.shutdown_after_finishes:
             s._end(Result.WAIT)
         elif not s._ttl_expired():
             s._end(Result.REQUEUE)              # RequeueAfter until endTime + TTL (C:1530)
@@ -553,21 +615,22 @@ class Operator(RayJobState):
         """now >= endTime + ttlSecondsAfterFinished (C:1519-1534)."""
         return s.t_ttl is Timer.FIRED
 
-    def _ttl_cleanup_done(s):
-        """Ghosts of claim 9: a clean-up delete (the RayCluster's, or the RayJob's own with
-        DELETE_RAYJOB_CR_AFTER_JOB_FINISHES) was applied, early if before endTime + TTL."""
+    def _ttl_cleanup_done(s, policy: Policy):
+        """Ghosts of claim 9: a clean-up (the RayCluster's deletion, the RayJob's own, or
+        its workers' suspension) was applied: early if its time had not come."""
         s.ttl_cleanup = True
-        s.ttl_early = s.ttl_early or s.t_ttl is not Timer.FIRED
+        s.ttl_early = s.ttl_early or not s._cleanup_due(policy)
 
     @action(group="reconcile", fair="weak", calls="API server")
     def op_delete_rj(s):
-        """Models r.Delete(rayJob) when DELETE_RAYJOB_CR_AFTER_JOB_FINISHES is set (C:1538)."""
+        """Models r.Delete(rayJob) when DELETE_RAYJOB_CR_AFTER_JOB_FINISHES is set (C:1538)
+        or by a DeleteSelf rule (C:1573)."""
         require(s.pc is Pc.DELETE_RJ and not s.op_down)
         s._delete_rj()
 
     def _delete_rj(s) -> bool:
-        s.cleanup_overreach = s.cleanup_overreach or not s.delete_rj_after_finish
-        s._ttl_cleanup_done()
+        s.cleanup_overreach = s.cleanup_overreach or not s._cleanup_configured(Policy.DELETE_SELF)
+        s._ttl_cleanup_done(Policy.DELETE_SELF)
         s._user_or_owner_delete()
         s._end(Result.WAIT)
         return True
@@ -587,7 +650,7 @@ class Operator(RayJobState):
         h = s.m_h
         s._apply_status(s.rj._replace(phase=h.phase, job_status=h.job_status, reason=h.reason),
                         s.m_b)
-        s._end(Result.REQUEUE)
+        s._end(Result.WAIT if h.phase is Phase.VALIDATION_FAILED else Result.REQUEUE)
         return True
 
     def _version_matches(s) -> bool:
@@ -597,11 +660,13 @@ class Operator(RayJobState):
 
 BRANCH = {Phase.NEW: "_new", Phase.INITIALIZING: "_initializing", Phase.RUNNING: "_running",
           Phase.SUSPENDING: "_suspending_or_retrying", Phase.RETRYING: "_suspending_or_retrying",
-          Phase.SUSPENDED: "_suspended", Phase.COMPLETE: "_finished", Phase.FAILED: "_finished"}
+          Phase.SUSPENDED: "_suspended", Phase.COMPLETE: "_finished", Phase.FAILED: "_finished",
+          Phase.WAITING: "_waiting", Phase.VALIDATION_FAILED: "_unknown_phase"}
 
 # The step that performs each write, for the faults that hit a write (environment.py).
 WRITE_STEP = {Pc.FIN_ADD: "_fin_add", Pc.STATUS_WRITE: "_status_write",
               Pc.FIN_REMOVE: "_fin_remove", Pc.CREATE_CLUSTER: "_create_cluster",
               Pc.CREATE_SVC: "_write_svc", Pc.UPDATE_SVC: "_write_svc",
               Pc.CREATE_JOB: "_create_job", Pc.DELETE_CLUSTER: "_delete_cluster",
-              Pc.DELETE_JOB: "_delete_job", Pc.DELETE_RJ: "_delete_rj"}
+              Pc.DELETE_JOB: "_delete_job", Pc.DELETE_RJ: "_delete_rj",
+              Pc.SUSPEND_WORKERS: "_suspend_workers"}

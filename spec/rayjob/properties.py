@@ -6,8 +6,10 @@ once per resume from Suspended (a resume draws a new identity too).
 """
 from checker import invariant, reachable
 
+from .apiserver import FINISHED
 from .state import RayJobState
-from .types import NONTERMINAL_RECS, Age, Head, JCond, JStat, Mode, Pc, Phase, Reason, Timer
+from .types import (NONTERMINAL_RECS, REC_STATUS, TERMINAL, Age, Head, JCond, JStat, KvKey, Mode,
+                    Pc, Phase, Reason, Rec, Timer)
 
 
 class Properties(RayJobState):
@@ -80,7 +82,9 @@ class Properties(RayJobState):
     def p9_ttl_respected(s):
         """Clean-up deletes the RayCluster (or, with DELETE_RAYJOB_CR_AFTER_JOB_FINISHES,
         the RayJob itself) only after endTime + TTL, and keeps the RayJob and the submitter
-        Job unless that variable is set."""
+        Job unless that variable is set; with deletion rules, each action (DeleteWorkers,
+        DeleteCluster, DeleteSelf) only when a rule matching the persisted status asks
+        for it, after that rule's TTL."""
         return not s.ttl_early and not s.cleanup_overreach
 
     @invariant
@@ -127,11 +131,24 @@ class Properties(RayJobState):
         return not (s._quiet() and s._live() and s.rj.deleting)
 
     @invariant
-    def p15c_no_stuck_missing_job(s):
-        """A clean reconcile of a Running RayJob whose submitter Job is gone moves on
-        (liveness gap (i) of §13.5: it does not)."""
-        return not (s._quiet() and s._live(Phase.RUNNING) and s.mode is Mode.K8S
-                    and s.job is None and s.t_active is Timer.OFF)
+    def p15c_no_stuck_missing_submitter(s):
+        """A clean reconcile of a Running RayJob whose submitter is gone (K8sJobMode: its
+        Job; SidecarMode: the head pod it runs in) moves on (liveness gap (i) of §13.5:
+        K8sJobMode does not)."""
+        return not (s._quiet() and s._live(Phase.RUNNING) and s._submitter_gone()
+                    and s.t_active is Timer.OFF)
+
+    def _submitter_gone(s) -> bool:
+        if s.mode is Mode.K8S:
+            return s.job is None
+        return s.mode is Mode.SIDECAR and s.head[s.rj_b.cluster] is Head.NONE
+
+    @invariant
+    def p15d_no_stuck_before_running(s):
+        """A clean reconcile after the pre-running deadline leaves Initializing and Waiting
+        (kuberay #4178: a head that never becomes ready held a RayJob in Initializing)."""
+        return not (s._quiet() and s._live() and s.rj.phase in (Phase.INITIALIZING, Phase.WAITING)
+                    and s.t_pre_running is Timer.FIRED)
 
     def _quiet(s) -> bool:
         """The operator is idle after a reconcile that saw every change, caches current."""
@@ -146,6 +163,29 @@ class Properties(RayJobState):
     def p17_suspended_has_no_children(s):
         """A Suspended RayJob owns no RayCluster and no submitter Job."""
         return not s._live(Phase.SUSPENDED) or (s.job is None and True not in s.cl_cr.values())
+
+    @invariant
+    def p18_outcome_agrees_with_ray(s):
+        """A Complete or Failed RayJob's jobStatus is terminal and, while Ray still holds
+        the record of its last attempt, is what that record says (kuberay #2314: Failed
+        with jobStatus RUNNING)."""
+        if not s._live() or s.rj.phase not in FINISHED:
+            return True
+        rec = s._last_record()
+        return s.rj.job_status in TERMINAL and (rec is Rec.NONE
+                                                or REC_STATUS[rec] is s.rj.job_status)
+
+    def _last_record(s) -> Rec:
+        """The Ray record of the persisted attempt, NONE if no head holds it any more."""
+        c, j = s.rj_b.cluster, s.rj_b.job_id
+        if c is None or j is None or s.head[c] is Head.NONE:
+            return Rec.NONE
+        return s.kv[KvKey(c, j)]
+
+    @invariant
+    def p19_complete_ran_once(s):
+        """A Complete attempt ran its driver exactly once."""
+        return not s._live(Phase.COMPLETE) or s.driver_starts[Age.CUR] == 1
 
     @invariant
     def s_model_bounds(s):

@@ -5,7 +5,7 @@ Fairness: RayClusterReconciler bringing a head up is weakly fair; a restart is a
 from checker import action, fault, require
 
 from .state import RayJobState
-from .types import ClusterId, Head
+from .types import ClusterId, Head, Mode
 
 
 class RayClusterCtl(RayJobState):
@@ -20,8 +20,20 @@ class RayClusterCtl(RayJobState):
     @fault(group="head_restart")
     def head_restart(s, c: ClusterId):
         """A head pod / GCS restart (§12.7, OBS rows 5-6): job records are lost unless GCS
-        fault tolerance is on; running drivers die; the controller re-creates the head."""
+        fault tolerance is on; running drivers die; the controller re-creates the head.
+        In SidecarMode the head pod's restartPolicy is Never: the RayCluster controller
+        deletes the pod (`shouldDeletePod`) and, the cluster being provisioned, never
+        re-creates it (`ray.io/disable-provisioned-head-restart`, §3.6)."""
         require(s.budget > 0 and s.head[c] is Head.SERVING)
         s._fault()
         s._head_stops(c, keep_records=s.gcs_ft)
-        s._set_cluster(c, s.cl_cr[c], Head.STARTING)
+        s._head_after_restart(c)
+
+    def _head_after_restart(s, c: ClusterId):
+        """The head comes back (a new Ray container or pod), except in SidecarMode, where
+        the RayCluster keeps its Ready state with no head (`state` is never reset)."""
+        if s.mode is Mode.SIDECAR:
+            s.head_lost[c] = True
+            s._set_cluster(c, s.cl_cr[c], Head.NONE)
+        else:
+            s._set_cluster(c, s.cl_cr[c], Head.STARTING)

@@ -73,11 +73,12 @@ class RayHead(RayJobState):
         """The head of `c` goes away: drivers die with it; records survive only with GCS
         fault tolerance (then, with eager recovery, RUNNING ones are FAILED at once and
         PENDING ones wait for their start timeout); every `ray job logs --follow`
-        attached to it breaks."""
+        attached to it breaks; its sidecar submitter stops with it."""
         for k in s._keys(c):
             s._record_survives(k, keep_records)
         for p in PodSlot:
             s._follower_breaks(p, c)
+        s.sidecar[c] = None                 # a sidecar submitter stops with its pod
 
     def _head_deleted(s, c: ClusterId):
         """The head pod of `c` is deleted: its GCS (job records included) goes with it."""

@@ -12,7 +12,8 @@ from checker import Const, Ghost, Int, Map, Option, Spec, SpecError, initial
 
 from .types import (BACKOFF_LIMIT, EMPTY, NEW_RJ, OLDER, Age, CacheSt, ClStat, ClusterId, CrView,
                     ExitMode, Head, JobId, JobObj, JobView, JCond, Key, KvKey, Mode, Outcome, Pc,
-                    Phase, PodSlot, Rank, Rec, Result, RJBody, RJHead, Sink, SubPod, Timer)
+                    Phase, PodSlot, Rank, Rec, Result, RJBody, RJHead, Rules, Sidecar, Sink, SubPod,
+                    Timer, SIDECAR_RESTART_LIMIT)
 
 Count = Int[0, 2]            # saturating: 2 means "more than once"
 
@@ -21,17 +22,23 @@ class RayJobState(Spec):
     # ------------------------------------------------------------ constants
     mode = Const(Mode.K8S, "spec.submissionMode")
     backoff_limit = BACKOFF_LIMIT           # declared with RJBody.failed, whose domain it bounds
+    sidecar_restart = Const(False, "feature gate SidecarSubmitterRestart (alpha, off by "
+                                   "default, F:111): the sidecar submitter restarts on failure")
     sub_backoff_limit = Const(2, "submitterConfig.backoffLimit (KubeRay default 2)", min=0, max=2)
     shutdown_after_finishes = Const(True, "spec.shutdownAfterJobFinishes")
     ttl = Const(Rank.OFF, "ttlSecondsAfterFinished: OFF is 0 (clean up at once)")
     delete_rj_after_finish = Const(False, "env DELETE_RAYJOB_CR_AFTER_JOB_FINISHES")
+    deletion_rules = Const(Rules.OFF, "spec.deletionStrategy.deletionRules (feature gate "
+                                      "RayJobDeletionPolicy, on by default)")
     gcs_ft = Const(False, "GCS fault tolerance (Redis): job records survive a head restart")
     lazy_ft_recovery = Const(True, "Ray 2.60: an orphaned RUNNING record turns FAILED only "
                                    "on an agent-routed call (OBS §4.6)")
     follow_exit_on_head_stop = Const(ExitMode.EITHER, "`ray job logs --follow` exit code "
                                                       "when the head stops (OBS row 3)")
-    spec_job_id = Const(False, "spec.jobId is set")
+    spec_job_id = Const(False, "spec.jobId is set from the start (InteractiveMode: the user "
+                               "may set it later)")
     active_deadline = Const(Rank.OFF, "spec.activeDeadlineSeconds")
+    pre_running_deadline = Const(Rank.OFF, "spec.preRunningDeadlineSeconds")
     program = Const(Outcome.SUCCEED, "how the user's program ends")
     sink = Const(Sink.APPEND, "the program's external sink")
     L = Const(0, "informer lag bound in versions (0: the cache is always current)",
@@ -47,9 +54,12 @@ class RayJobState(Spec):
     rj_b: RJBody = EMPTY
     cl_cr: Map[ClusterId, bool] = Map.fill(False)          # RayCluster objects
     head: Map[ClusterId, Head] = Map.fill(Head.NONE)       # their head pods (may linger)
+    head_lost: Map[ClusterId, bool] = Map.fill(False)      # SidecarMode: deleted for good
+    workers_suspended: Map[ClusterId, bool] = Map.fill(False)   # by a DeleteWorkers rule
     job: Option[JobObj] = None                   # the submitter Job, named after the RayJob
     pods: Map[PodSlot, Option[SubPod]] = Map.fill(None)
     svc: Option[ClusterId] = None                # the RayJob head Service's selector
+    sidecar: Map[ClusterId, Option[Sidecar]] = Map.fill(None)   # each head pod's submitter
     # ------------------------------------------------------------ Ray
     kv: Map[KvKey, Rec] = Map.fill(Rec.NONE)     # job records, per cluster GCS
     # ------------------------------------------------------------ informer cache
@@ -76,7 +86,10 @@ class RayJobState(Spec):
     t_grace: Timer = Timer.OFF                   # rayJobInfo.endTime + 300 s
     t_chk: Timer = Timer.OFF                     # jobStatusCheckFailureStartTime + 300 s
     t_active: Timer = Timer.OFF                  # startTime + activeDeadlineSeconds
+    t_pre_running: Timer = Timer.OFF             # startTime + preRunningDeadlineSeconds
     t_ttl: Timer = Timer.OFF                     # endTime + ttlSecondsAfterFinished
+    t_rule_hour: Timer = Timer.OFF               # endTime + a deletion rule's 1 h
+    t_rule_day: Timer = Timer.OFF                # endTime + a deletion rule's 1 d
     settled: bool = False                        # the last reconcile changed nothing and saw
                                                  # every change: the operator waits
     budget: Int[0, F] = 0                        # set to F by `init`
@@ -116,17 +129,30 @@ class RayJobState(Spec):
     @initial
     def init(s):
         """A new RayJob, nothing else; the fault budget is full. Rejects constants that
-        KubeRay's validation rejects (V:547-549, V:753-755), so ValidationFailed is never
+        KubeRay's validation rejects (V:547-549, V:591-602, V:753-773), so ValidationFailed is never
         entered."""
         if s.ttl is not Rank.OFF and not s.shutdown_after_finishes:
             raise SpecError("ttlSecondsAfterFinished needs shutdownAfterJobFinishes (V:753-755)")
+        if s.deletion_rules is not Rules.OFF and s.shutdown_after_finishes:
+            raise SpecError("deletionRules and shutdownAfterJobFinishes are mutually "
+                            "exclusive (V:771-773)")
+        if s.mode is Mode.INTERACTIVE and s.backoff_limit > 0:
+            raise SpecError("InteractiveMode rejects a positive backoffLimit (V:587-589)")
+        s.rj = s.rj._replace(job_id_set=s.spec_job_id)
+        if s.mode is Mode.SIDECAR and s.sub_backoff_limit != SIDECAR_RESTART_LIMIT:
+            raise SpecError("SidecarMode rejects submitterConfig (V:595-597): its restart "
+                            "limit is 2")
         s.budget = s.F
 
     # ------------------------------------------------------------ what objects look like
     def _cl_view(s, c) -> CrView:
+        """A RayCluster is Ready once its head serves (S4). Its `state` is never reset
+        (`calculateStatus` only ever sets Ready), which matters only for a head that is
+        never re-created (SidecarMode): that cluster stays Ready."""
         if not s.cl_cr[c]:
             return CrView.ABSENT
-        return CrView.READY if s.head[c] is Head.SERVING else CrView.NOT_READY
+        ready = s.head[c] is Head.SERVING or (s.mode is Mode.SIDECAR and s.head_lost[c])
+        return CrView.READY if ready else CrView.NOT_READY
 
     def _job_view(s) -> JobView:
         if s.job is None:

@@ -36,12 +36,16 @@ class Submitter(RayJobState):
         else submit."""
         require(s._at(p, SubPc.STATUS))
         s._event()
-        k = s._pod_key(p)
+        s._move(p, s._after_status_check(s._pod_key(p)))
+
+    def _after_status_check(s, k: KvKey) -> SubPc:
+        """`if ! ray job status $ID; then submit; fi; logs --follow` (J:160-209): an
+        unknown id is submitted; a known one is followed, attaching through the agent
+        (which recovers the GCS's orphaned records)."""
         if s.kv[k] is Rec.NONE:
-            s._move(p, SubPc.SUBMIT)
-        else:
-            s._recover(k)                  # `logs --follow` attaches through the agent
-            s._move(p, SubPc.FOLLOW)
+            return SubPc.SUBMIT
+        s._recover(k)
+        return SubPc.FOLLOW
 
     @fault(group="status_net")
     def status_net_error(s, p: PodSlot):

@@ -9,13 +9,18 @@ from checker import Const, Enum, Int, Option
 
 
 class Mode(Enum):
-    """spec.submissionMode (T:82-87); SidecarMode and InteractiveMode are left out."""
+    """spec.submissionMode (T:82-87)."""
     K8S = "K8sJobMode"
     HTTP = "HTTPMode"
+    SIDECAR = "SidecarMode"
+    INTERACTIVE = "InteractiveMode"
+
+
+SUBMITTER_MODES = frozenset({Mode.K8S, Mode.SIDECAR})    # a submitter reports back (C:279)
 
 
 class Phase(Enum):
-    """status.jobDeploymentStatus (T:48-59); ValidationFailed and Waiting are left out."""
+    """status.jobDeploymentStatus (T:48-59)."""
     NEW = "New"
     INITIALIZING = "Initializing"
     RUNNING = "Running"
@@ -24,6 +29,8 @@ class Phase(Enum):
     SUSPENDING = "Suspending"
     SUSPENDED = "Suspended"
     RETRYING = "Retrying"
+    WAITING = "Waiting"
+    VALIDATION_FAILED = "ValidationFailed"
 
 
 class JStat(Enum):
@@ -47,6 +54,8 @@ class Reason(Enum):
     APP_FAILED = "AppFailed"
     GRACE = "JobDeploymentStatusTransitionGracePeriodExceeded"
     CHK_TIMEOUT = "JobStatusCheckTimeoutExceeded"
+    PRE_RUNNING = "PreRunningDeadlineExceeded"
+    VALIDATION = "ValidationFailed"
 
 
 NOT_RETRIED = frozenset({Reason.DEADLINE, Reason.CHK_TIMEOUT})    # C:543-552
@@ -130,6 +139,13 @@ class SubPc(Enum):
     BROKEN = "follow: head went away"
 
 
+class Exit(Enum):
+    """A container's state: running, or terminated with exit code 0 or non-zero."""
+    RUNNING = "running"
+    OK = "terminated(0)"
+    ERROR = "terminated(1)"
+
+
 class PodSlot(Enum):
     """CUR: the pod of the live submitter Job; OLD: a pod of a deleted Job, still running."""
     CUR = "current"
@@ -173,6 +189,7 @@ class Rank(Enum):
     SHORT = 30         # DefaultSubmitterFinishedTimeout, C:37-41
     LONG = 300         # grace period and status-check timeout, K:284-290
     XLONG = 3600       # user durations (activeDeadlineSeconds, ttlSecondsAfterFinished)
+    DAY = 86400        # a second, longer user duration (a later deletion rule)
 
 
 class Pc(Enum):
@@ -191,11 +208,38 @@ class Pc(Enum):
     DELETE_CLUSTER = "Delete(RayCluster)"
     DELETE_JOB = "Delete(Job)"
     DELETE_RJ = "Delete(RayJob)"
+    SUSPEND_WORKERS = "Update(RayCluster: suspend worker groups)"
 
 
 WRITES = frozenset({Pc.FIN_ADD, Pc.STATUS_WRITE, Pc.FIN_REMOVE, Pc.CREATE_CLUSTER, Pc.CREATE_SVC,
-                    Pc.UPDATE_SVC, Pc.CREATE_JOB, Pc.DELETE_CLUSTER, Pc.DELETE_JOB, Pc.DELETE_RJ})
+                    Pc.UPDATE_SVC, Pc.CREATE_JOB, Pc.DELETE_CLUSTER, Pc.DELETE_JOB, Pc.DELETE_RJ,
+                    Pc.SUSPEND_WORKERS})
 DASHBOARD_CALLS = frozenset({Pc.GET_JOB_INFO, Pc.SUBMIT_JOB, Pc.STOP_JOB})
+
+
+class Policy(Enum):
+    """A deletion rule's policy (T: DeletionPolicyType); DeleteNone is a no-op, left out."""
+    DELETE_WORKERS = "DeleteWorkers"
+    DELETE_CLUSTER = "DeleteCluster"
+    DELETE_SELF = "DeleteSelf"
+
+
+IMPACT = {Policy.DELETE_WORKERS: 2, Policy.DELETE_CLUSTER: 3, Policy.DELETE_SELF: 4}  # C:1685
+
+
+class Rule(NamedTuple):
+    """A deletion rule: its policy, its condition (a jobStatus or a jobDeploymentStatus)
+    and its ttlSeconds after endTime (Rank.OFF: 0 s)."""
+    policy: Policy
+    when: JStat | Phase
+    ttl: Rank
+
+
+class Rules(Enum):
+    """spec.deletionStrategy.deletionRules, as a few rule sets (RULE_SETS, deletion.py)."""
+    OFF = "no deletionStrategy"
+    STAGED = "Complete or Failed: DeleteWorkers at 0 s, DeleteCluster at 1 h, DeleteSelf at 1 d"
+    SELF_ON_FAILED = "jobStatus FAILED: DeleteSelf at 0 s; SUCCEEDED: DeleteCluster at 0 s"
 
 
 class Result(Enum):
@@ -227,13 +271,16 @@ class ExitMode(Enum):
 
 
 class RJHead(NamedTuple):
-    """The RayJob's metadata and the status fields that decide the branch."""
+    """The RayJob's metadata, the spec fields a user may edit, and the status fields that
+    decide the branch."""
     finalizer: bool
     deleting: bool
     suspend: bool
     phase: Phase
     job_status: JStat
     reason: Reason
+    job_id_set: bool = False        # spec.jobId is set
+    valid: bool = True              # the spec passes validateRayJob
 
 
 BACKOFF_LIMIT = Const(1, "spec.backoffLimit (0: no retry)", min=0)
@@ -284,6 +331,18 @@ class SubPod(NamedTuple):
     pc: SubPc
     target: ClusterId
     job_id: JobId
+
+
+SIDECAR_RESTART_LIMIT = 2     # C:1114: submitterConfig is rejected in SidecarMode (V:595-597)
+
+
+class Sidecar(NamedTuple):
+    """The submitter container of a head pod (SidecarMode): its script's step, the
+    submission id frozen into it when the RayCluster was built, and its container status."""
+    pc: SubPc
+    job_id: JobId
+    exit: Exit
+    restarts: Int[0, SIDECAR_RESTART_LIMIT]      # restartCount, saturating at the limit
 
 
 class KvKey(NamedTuple):

@@ -16,7 +16,7 @@ from checker import invariant
 
 from ..state import RayJobState
 from ..types import (EMPTY, NOT_RETRIED, Age, CacheSt, ClStat, ClusterId, CrView, JCond,
-                    JobView, Mode, Pc, Phase, PodSlot, key)
+                    JobView, Mode, Pc, Phase, PodSlot, Rank, Timer, key)
 
 NAMED_CALLS = (Pc.CREATE_CLUSTER, Pc.CREATE_JOB, Pc.CREATE_SVC, Pc.UPDATE_SVC,
                Pc.GET_JOB_INFO, Pc.SUBMIT_JOB)
@@ -29,27 +29,33 @@ PHASES_AT = {Pc.FIN_ADD: (Phase.NEW,), Pc.CREATE_CLUSTER: (Phase.INITIALIZING, P
              Pc.SUBMIT_JOB: (Phase.RUNNING,),
              Pc.DELETE_CLUSTER: (Phase.SUSPENDING, Phase.RETRYING, Phase.COMPLETE, Phase.FAILED),
              Pc.DELETE_JOB: (Phase.SUSPENDING, Phase.RETRYING),
-             Pc.DELETE_RJ: (Phase.COMPLETE, Phase.FAILED)}
+             Pc.DELETE_RJ: (Phase.COMPLETE, Phase.FAILED),
+             Pc.SUSPEND_WORKERS: (Phase.COMPLETE, Phase.FAILED)}
 
 # The phases one reconcile may write, by the phase it read (Complete and Failed never
 # write status: handleShutdownAfterJobFinishes only deletes).
 WRITES_FROM = {Phase.NEW: (Phase.INITIALIZING,),
                Phase.INITIALIZING: (Phase.INITIALIZING, Phase.RUNNING, Phase.SUSPENDING,
-                                    Phase.FAILED, Phase.RETRYING),
+                                    Phase.FAILED, Phase.RETRYING, Phase.WAITING),
+               Phase.WAITING: (Phase.RUNNING, Phase.FAILED),
+               Phase.VALIDATION_FAILED: (),
                Phase.RUNNING: (Phase.RUNNING, Phase.FAILED, Phase.COMPLETE, Phase.RETRYING,
                                Phase.SUSPENDING),
                Phase.SUSPENDING: (Phase.SUSPENDED,), Phase.RETRYING: (Phase.NEW,),
                Phase.SUSPENDED: (Phase.NEW,), Phase.COMPLETE: (), Phase.FAILED: ()}
 
 
-def _named(h, b) -> bool:
+def _named(h, b, waits_for_job_id: bool) -> bool:
     """initRayJobStatusIfNeed names the cluster and the job id together with Initializing,
     the Suspending / Retrying reset clears both with Suspended / New; dashboardURL is set
-    only for a named cluster."""
+    only for a named cluster. InteractiveMode names the job id later (Waiting), if ever."""
     if h is None:
         return True
+    if h.phase is Phase.VALIDATION_FAILED:         # may be entered from any phase
+        return not b.dash or b.cluster is not None
     unnamed = h.phase in (Phase.NEW, Phase.SUSPENDED)
-    return ((b.cluster is None) == unnamed and (b.job_id is None) == unnamed
+    job_id_ok = b.job_id is None if unnamed else (b.job_id is not None or waits_for_job_id)
+    return ((b.cluster is None) == unnamed and job_id_ok
             and (not b.dash or b.cluster is not None))
 
 
@@ -85,16 +91,32 @@ class Lemmas(RayJobState):
     def lemma_identity_named_outside_new_and_suspended(s):
         """Persisted or in memory, a RayJob outside New and Suspended names its cluster and
         job id; a deleted one has an empty status."""
-        return (_named(s.rj, s.rj_b) and _named(s.m_h, s.m_b)
+        interactive = s.mode is Mode.INTERACTIVE
+        return (_named(s.rj, s.rj_b, interactive) and _named(s.m_h, s.m_b, interactive)
                 and (s.rj is not None or s.rj_b == EMPTY))
+
+    @invariant
+    def lemma_phases_and_deadlines_of_the_configuration(s):
+        """Waiting is entered only in InteractiveMode, an invalid spec and ValidationFailed
+        only after a user's edit (a fault: F > 0); a deadline the configuration does not
+        set (pre-running, a deletion rule's) is never armed."""
+        for h in (s.rj, s.rj_prev, s.m_h):
+            if h is not None and (h.phase is Phase.WAITING and s.mode is not Mode.INTERACTIVE
+                                  or s.F == 0 and (h.phase is Phase.VALIDATION_FAILED
+                                                   or not h.valid)):
+                return False
+        return all(s._rank(t) is not Rank.OFF or getattr(s, t) is Timer.OFF
+                   for t in ("t_pre_running", "t_rule_hour", "t_rule_day"))
 
     @invariant
     def lemma_finalizer_before_initializing(s):
         """New adds the finalizer before it initializes the status (C:166-178); only the
         operator removes it, and only as the reconcile's last call (C:132-137), so the
-        RayJob its memory holds with a finalizer still exists with it."""
+        RayJob its memory holds with a finalizer still exists with it. (ValidationFailed
+        may be written from New, before the finalizer.)"""
         for h in (s.rj, s.m_h):
-            if h is not None and h.phase is not Phase.NEW and not h.finalizer:
+            if (h is not None and h.phase not in (Phase.NEW, Phase.VALIDATION_FAILED)
+                    and not h.finalizer):
                 return False
         if s.m_h is not None and s.m_h.finalizer:
             return s.rj is not None and s.rj.finalizer
@@ -125,7 +147,8 @@ class Lemmas(RayJobState):
                 or s.pc is Pc.SUBMIT_JOB and s.mode is not Mode.HTTP):
             return False
         if s.pc is Pc.STATUS_WRITE:
-            return s.m_h.phase in WRITES_FROM[s.m_orig.phase]
+            return (s.m_h.phase in WRITES_FROM[s.m_orig.phase]
+                    or s.m_h.phase is Phase.VALIDATION_FAILED)      # validation, C:145-162
         if s.pc in PHASES_AT:
             return s.m_h.phase is s.m_orig.phase and s.m_h.phase in PHASES_AT[s.pc]
         return True
@@ -181,20 +204,24 @@ class Lemmas(RayJobState):
     def lemma_calls_use_the_persisted_identity(s):
         """Creates, Service updates and dashboard calls use the identity the RayJob
         persisted (only the operator's status write changes it, and that ends the
-        reconcile); a current copy written back keeps it, unless it resets it."""
+        reconcile); a current copy written back keeps it, unless it resets it or, from
+        Waiting (InteractiveMode), names the job id."""
         if s.pc in NAMED_CALLS:
             return s.rj is not None and (s.m_b.cluster, s.m_b.job_id) == (s.rj_b.cluster,
                                                                           s.rj_b.job_id)
         unnamed = (Phase.NEW, Phase.SUSPENDED)
         if (s._reconciling(Pc.STATUS_WRITE) and s.m_fresh and s.m_orig.phase not in unnamed
                 and s.m_h.phase not in unnamed):
-            return (s.m_b.cluster, s.m_b.job_id) == (s.rj_b.cluster, s.rj_b.job_id)
+            names_job_id = s.m_orig.phase is Phase.WAITING and s.rj_b.job_id is None
+            return (s.m_b.cluster == s.rj_b.cluster
+                    and (s.m_b.job_id == s.rj_b.job_id or names_job_id))
         return True
 
     @invariant
     def lemma_attempt_begun_outside_new(s):
-        """A RayJob leaves New only by the write that begins an attempt."""
-        return s.rj is None or s.rj.phase is Phase.NEW or s.attempted
+        """A RayJob leaves New only by the write that begins an attempt, or for
+        ValidationFailed."""
+        return s.rj is None or s.rj.phase in (Phase.NEW, Phase.VALIDATION_FAILED) or s.attempted
 
     @invariant
     def lemma_created_name_is_the_attempts(s):

@@ -3,18 +3,18 @@ faults: what a RayJob's attempts, its submitter Job and pods and the Ray records
 when nothing fails, so that PDR proves claim 7 for every backoffLimit
 (models/rayjob/proofs/no_faults.toml).
 
-Most hold only in that setting (`_calm`): no fault budget, no active deadline,
-K8sJobMode, no GCS fault tolerance, the RayJob kept after it finishes, an exact cache, no
-late reconcile (with one, claim 7 is refuted: models/rayjob/latency_F0.toml).
-Elsewhere they are trivially true; every bounded model checks all of them. They were found
-by Houdini's counterexamples to induction (checker/symbolic/pdr.py), one reading of the
-controller at a time.
+Most hold only in that setting (`_calm`): no fault budget, no active or pre-running
+deadline, K8sJobMode, no GCS fault tolerance, the RayJob kept after it finishes (no
+DeleteSelf), an exact cache, no late reconcile (with one, claim 7 is refuted:
+models/rayjob/latency_F0.toml). Elsewhere they are trivially true; every bounded model
+checks all of them. They were found by Houdini's counterexamples to induction
+(checker/symbolic/pdr.py), one reading of the controller at a time.
 """
 from checker import invariant
 
 from ..state import RayJobState
 from ..types import (SUPERVISED_RECS, Age, ClusterId, Head, JCond, JStat, KvKey, Mode, Pc,
-                    Phase, PodSlot, Rank, Reason, Rec, SubPc, Timer)
+                    Phase, PodSlot, Rank, Reason, Rec, Rules, SubPc, Timer)
 
 ENDED = (Rec.SUCCEEDED, Rec.FAILED)           # the terminal records a run without faults leaves
 
@@ -22,8 +22,10 @@ ENDED = (Rec.SUCCEEDED, Rec.FAILED)           # the terminal records a run witho
 
 def _calm_setting(s) -> bool:
     """The setting of the proof of claim 7 (see the module docstring)."""
-    return (s.F == 0 and s.active_deadline is Rank.OFF and s.mode is Mode.K8S and not s.gcs_ft
-            and not s.delete_rj_after_finish and s.L == 0 and not s.late_reconcile)
+    return (s.F == 0 and s.active_deadline is Rank.OFF and s.pre_running_deadline is Rank.OFF
+            and s.mode is Mode.K8S and not s.gcs_ft
+            and not s.delete_rj_after_finish and s.deletion_rules is Rules.OFF and s.L == 0
+            and not s.late_reconcile)
 
 
 def _calm(s) -> bool:
