@@ -174,11 +174,10 @@ def check(model, consts, json_path, trace_dir, max_states, max_seconds, deadlock
     with nullcontext() if quiet else ProgressLine(err) as progress:
         result = pipeline.check(m, trace_dir, progress).result
     for p in result.properties:
-        certificate = getattr(p, "certificate", None)      # a proof (pdr's invariant)
-        if certificate is not None:
-            path = certificate.write(trace_dir, m.name)
-            out.print(f"{escape(p.name)}: {escape(p.reason or '')}, certificate {escape(str(path))}"
-                      f"  (check-model certify {escape(str(path))} {escape(str(model))})")
+        if p.certificate_path is not None:
+            path = escape(p.certificate_path)
+            out.print(f"{escape(p.name)}: {escape(p.reason or '')}, certificate {path}"
+                      f"  (check-model certify {path} {escape(str(model))})")
     if json_path:
         write_text(json_path, json.dumps(result.to_json(), indent=1) + "\n")
     print_result(out, result, verbose)

@@ -50,7 +50,6 @@ class ExplicitEngine:
         """`method` says, in the result, why this engine runs the model."""
         self.machine, self.options, self.progress = machine, options, progress
         self.method = method
-        self.workers = options.workers
 
     def check(self, model_name: str = "") -> RunResult:
         m, opts = self.machine, self.options
@@ -95,7 +94,7 @@ class ExplicitEngine:
         deadline = started + opts.max_seconds if opts.max_seconds else float("inf")
         bfs = BreadthFirst(m, opts, search, stats, fired, visited, steps, deadline, self.progress)
         level = bfs.initial_level()
-        parallel = (self.workers > 1 or opts.ray) and self._parallel_allowed(steps, visited)
+        parallel = (opts.workers > 1 or opts.ray) and self._parallel_allowed(steps, visited)
         while level:
             if parallel and len(level) >= PARALLEL_FROM:
                 partitioned, depth = self._partitioned(bfs), stats.depth
@@ -121,8 +120,8 @@ class ExplicitEngine:
                 from .ray_workers import RayPartitioned          # ray, only when asked for
             except ImportError:
                 raise CheckerError("--ray needs Ray: pip install -e '.[ray]'") from None
-            return RayPartitioned(bfs, self.workers, self.options.ray)
-        return Partitioned(bfs, self.workers)
+            return RayPartitioned(bfs, self.options.workers, self.options.ray)
+        return Partitioned(bfs, self.options.workers)
 
     def _parallel_allowed(self, steps, visited) -> bool:
         """Workers keep fingerprints and report no graph: say why one process runs."""

@@ -84,9 +84,6 @@ def check_model(path: Path, baseline: dict, trace_dir: Path | None = None) -> Mo
         raise KeyboardInterrupt
     out.actions = action_info(checked.machine, {b.name for b in checked.machine.all_bindings})
     for p in result.properties:
-        certificate = getattr(p, "certificate", None)      # a proof (pdr's invariant)
-        if certificate is not None and trace_dir is not None:
-            certificate.write(trace_dir, out.model.name)
         if p.verdict is not Verdict.UNKNOWN and not p.as_expected:
             wanted = (p.expected or Verdict.HOLDS).value
             how = f" ({len(p.trace.steps) - 1}-step trace {p.trace_path or ''})".rstrip() \

@@ -27,7 +27,8 @@ class Checked:
 def check(model: Model, trace_dir: Path | None = None,
                 progress: Callable[[Stats], None] | None = None) -> Checked:
     """Check `model` as its file says; each property gets its expected verdict, and each
-    trace is written under `trace_dir`/<model name>/ when a directory is given."""
+    trace and proof certificate is written under `trace_dir`/<model name>/ when a
+    directory is given."""
     machine = model.machine()
     result = run_engine(model.engine, machine, model.options, str(model.path), progress)
     for p in result.properties:
@@ -39,4 +40,7 @@ def check(model: Model, trace_dir: Path | None = None,
                       verdict=p.verdict.value, source=str(model.path),
                       actions=action_info(machine, {s.action for s in steps if s.action}))
             p.trace_path = str(path)
+        certificate = getattr(p, "certificate", None)      # a proof (pdr's invariant)
+        if certificate is not None and trace_dir is not None:
+            p.certificate_path = str(certificate.write(trace_dir, model.name))
     return Checked(model, machine, result)

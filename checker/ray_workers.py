@@ -48,10 +48,9 @@ class RayPartitioned(Partitioned):
         parts = [{} for _ in range(n)]
         for key, parent in bfs.visited.seen.items():
             parts[key % n][key] = parent
-        pending = [p.name for p in bfs.invariants + bfs.reachables]
         seconds = bfs.deadline - time.perf_counter()
         return [RayWorker(_ShareActor.options(scheduling_strategy="SPREAD").remote(
-                    bfs.machine.bound_with, bfs.options, pending, parts[w], shares[w], w, n,
+                    bfs.machine.bound_with, bfs.options, parts[w], shares[w], w, n,
                     seconds), w)
                 for w in range(n)]
 
@@ -83,7 +82,7 @@ class RayWorker:
 class _ShareActor:
     """A worker on some node of the cluster: the spec bound again, its share of the search."""
 
-    def __init__(self, bound_with, options, pending, seen, level, me, n, seconds):
+    def __init__(self, bound_with, options, seen, level, me, n, seconds):
         from .explorer import BreadthFirst, Search           # (explorer imports this lazily)
         machine = Machine(*bound_with)
         install_oracle(machine.oracle)
@@ -92,9 +91,7 @@ class _ShareActor:
         visited.seen = seen
         bfs = BreadthFirst(machine, options, search, Stats(), [0] * len(machine.all_bindings),
                            visited, None, time.perf_counter() + seconds, None)
-        bfs.invariants = [p for p in bfs.invariants if p.name in pending]
-        bfs.reachables = [p for p in bfs.reachables if p.name in pending]
-        self.share = Share(bfs, me, n, level)
+        self.share = Share(bfs, me, n, level)      # told the pending properties each level
 
     def call(self, method: str, args: tuple) -> tuple:
         """As a forked worker answers, but batches for other workers travel as object

@@ -24,6 +24,7 @@ class PropertyResult:
     reason: str | None = None       # why unknown, or what the trace shows
     trace: Any = None               # a checker.trace.Trace, for violations and witnesses
     trace_path: str | None = None
+    certificate_path: str | None = None     # where a proof's certificate was written
     expected: Verdict | None = None
     where: str | None = None        # spec file:line of the property
 
