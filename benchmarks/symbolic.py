@@ -23,9 +23,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
-from checker.explorer import ExplicitEngine  # noqa: E402
+from checker.explicit.explorer import ExplicitEngine  # noqa: E402
 from checker.options import CheckOptions  # noqa: E402
-from checker.machine import Machine  # noqa: E402
+from checker.explicit.machine import Machine  # noqa: E402
 from checker.symbolic.bmc import BMC  # noqa: E402
 from checker.symbolic.kind import KInduction  # noqa: E402
 from checker.symbolic.pdr import PDR  # noqa: E402

@@ -1,10 +1,10 @@
 """checker: write a system's rules once as Python transition relations, then check them.
 
-Public surface for spec writers; engines live in `checker.explorer` (explicit BFS, one
+Public surface for spec writers; engines live in `checker.explicit.explorer` (explicit BFS, one
 state at a time), `checker.bulk` (the same BFS a level at a time) and `checker.symbolic`.
 """
-from .domains import Const, Enum, Int, Map, Option, Set, Ghost
-from .dsl import (Spec, action, fault, invariant, reachable, eventually, leads_to, constraint,
+from .lang.domains import Const, Enum, Int, Map, Option, Set, Ghost
+from .lang.dsl import (Spec, action, fault, invariant, reachable, eventually, leads_to, constraint,
                   terminal, initial, require, choose, Disabled)
 from .errors import CheckerError, SpecError, DomainError, ModelError, TraceError
 

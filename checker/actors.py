@@ -10,9 +10,9 @@ from __future__ import annotations
 import inspect
 import re
 
-from .dsl import Kind
+from .lang.dsl import Kind
 from .errors import where_defined
-from .machine import Binding, Machine
+from .lang.bound import Binding, BoundSpec
 
 FAULTS = "faults"
 
@@ -53,7 +53,7 @@ def step_actors(info: dict[str, dict], action: str | None, kind: str) -> tuple[s
             described.get("calls"))
 
 
-def action_info(machine: Machine, names: set[str]) -> dict[str, dict]:
+def action_info(machine: BoundSpec, names: set[str]) -> dict[str, dict]:
     """What a trace page shows of each action in `names`: actor, calls, kind, the spec
     file:line of its definition and its docstring (each only when there is one)."""
     info = {}

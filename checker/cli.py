@@ -25,18 +25,18 @@ from rich.markup import escape
 from .errors import CheckerError
 from .engines import ENGINES
 from .files import check_writable, write_text
-from .itf import from_itf, read_itf
+from .output.itf import from_itf, read_itf
 from .model import load_model
 from . import pipeline
 from .cli_conform import conform
 from .cli_gate import gate, mutants
-from .parallel import cores
-from .store import STORES
-from .progress import ProgressLine
-from .render import console, fail, print_result, print_summary, print_trace
-from .summary import counted
-from .trace import replay as replay_trace
-from .trace_page import trace_page
+from .explicit.parallel import cores
+from .explicit.store import STORES
+from .output.progress import ProgressLine
+from .output.render import console, fail, print_result, print_summary, print_trace
+from .output.summary import counted
+from .explicit.trace import replay as replay_trace
+from .output.trace_page import trace_page
 
 
 class DefaultToCheck(click.Group):

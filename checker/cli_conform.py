@@ -14,7 +14,7 @@ import click
 from rich.markup import escape
 
 from .conformance import print_report
-from .render import console
+from .output.render import console
 
 
 @click.command()

@@ -10,13 +10,13 @@ from click.core import ParameterSource
 from rich.markup import escape
 
 from . import gate as g
-from . import reports
+from .output import reports
 from .errors import CheckerError
 from .files import check_writable, write_text
-from .gate_page import write_site
+from .output.gate_page import write_site
 from .mutants import load_catalog, run_catalog
-from .render import console, fail, print_summary
-from .summary import counted, listed
+from .output.render import console, fail, print_summary
+from .output.summary import counted, listed
 
 _STYLE = {"ok": "green", "moved": "red", "error": "red", "unknown": "yellow"}
 

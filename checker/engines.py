@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from typing import Callable
 
-from .explorer import ExplicitEngine
+from .explicit.explorer import ExplicitEngine
 from .options import CheckOptions
-from .machine import Machine
+from .explicit.machine import Machine
 from .results import RunResult, Stats
 
 Progress = Callable[[Stats | str], None]      # statistics, or a message

@@ -14,13 +14,13 @@ import sys
 from pathlib import Path
 
 from .actors import action_info
-from .dsl import Kind
+from .lang.dsl import Kind
 from .errors import CheckerError
 from .files import read_text
 from .model import Model, load_model
 from . import pipeline
 from .results import RunResult, Verdict
-from .summary import counted, listed, outcome
+from .output.summary import counted, listed, outcome
 
 BASELINE = "gate-baseline.json"
 

@@ -12,14 +12,15 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .dsl import Spec
+from .lang.dsl import Spec
 from .errors import SPEC_FAILURES, ModelError, SpecError, user_frame
 from .engines import ENGINES, EXPLICIT
 from .options import CheckOptions
 from .files import read_text, read_toml
-from .machine import BindError, Machine
+from .explicit.machine import Machine
+from .lang.bound import BindError
 from .results import Verdict
-from .store import STORES
+from .explicit.store import STORES
 
 
 _TOP = {"spec": str, "description": str, "constants": dict, "symbolic": dict, "groups": dict,

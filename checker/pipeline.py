@@ -11,8 +11,8 @@ from typing import Callable
 from .actors import action_info
 from .engines import run_engine
 from .files import file_name
-from .itf import write_itf
-from .machine import Machine
+from .output.itf import write_itf
+from .explicit.machine import Machine
 from .model import Model
 from .results import RunResult, Stats
 

@@ -22,7 +22,7 @@ class PropertyResult:
     kind: str                       # invariant, reachable, deadlock
     verdict: Verdict
     reason: str | None = None       # why unknown, or what the trace shows
-    trace: Any = None               # a checker.trace.Trace, for violations and witnesses
+    trace: Any = None               # a checker.explicit.trace.Trace, for violations and witnesses
     trace_path: str | None = None
     certificate_path: str | None = None     # where a proof's certificate was written
     expected: Verdict | None = None

@@ -5,9 +5,9 @@ from pathlib import Path
 
 import pytest
 
-from checker.explorer import ExplicitEngine
+from checker.explicit.explorer import ExplicitEngine
 from checker.options import CheckOptions
-from checker.machine import Machine
+from checker.explicit.machine import Machine
 
 ROOT = Path(__file__).resolve().parent.parent
 

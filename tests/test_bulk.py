@@ -15,9 +15,9 @@ from checker.bulk.engine import BulkEngine
 from checker.bulk.layout import Unsupported
 from checker.engines import run_engine
 from checker.errors import DomainError, SpecError
-from checker.explorer import ExplicitEngine
+from checker.explicit.explorer import ExplicitEngine
 from checker.options import CheckOptions
-from checker.machine import Machine
+from checker.explicit.machine import Machine
 from checker.model import load_model
 from conftest import ROOT
 from examples.twophase import TwoPhase

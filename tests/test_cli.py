@@ -556,8 +556,8 @@ def test_an_undecided_run_ends_unknown_and_says_why_the_search_stopped(tmp_path)
 
 
 DEAD = """
-    from checker.dsl import Spec, action, invariant, require
-    from checker.domains import Int
+    from checker.lang.dsl import Spec, action, invariant, require
+    from checker.lang.domains import Int
 
     class Dead(Spec):
         x: Int[0, 2] = 0

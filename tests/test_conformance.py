@@ -10,7 +10,7 @@ from rich.console import Console
 
 from checker.cli import main
 from checker.conformance import ConfigRun, print_report, run_scenario
-from checker.machine import Machine
+from checker.explicit.machine import Machine
 from spec.ray.conformance.abstraction import SPONTANEOUS, abstract, items
 from spec.ray.conformance.plan import CONFIGS, LENGTH, plan
 from spec.ray.client import IDS

@@ -13,11 +13,11 @@ import types
 import pytest
 
 from checker import Const, Int, Map, Spec, action, invariant, reachable, require
-from checker.dispatch import NO_KEY
-from checker.reads import state_reads
-from checker.explorer import ExplicitEngine
+from checker.explicit.dispatch import NO_KEY
+from checker.lang.reads import state_reads
+from checker.explicit.explorer import ExplicitEngine
 from checker.options import CheckOptions
-from checker.machine import Machine
+from checker.explicit.machine import Machine
 from checker.model import load_model
 from conftest import ROOT
 from test_bulk import observed

@@ -7,7 +7,7 @@ import pytest
 
 from checker import (Const, DomainError, Int, Map, Option, Set, Spec, SpecError, action,
                      choose, constraint, initial, invariant, reachable, require, terminal)
-from checker.machine import Machine
+from checker.explicit.machine import Machine
 from conftest import explore, verdicts
 
 
@@ -301,7 +301,7 @@ def test_a_variant_overrides_one_action_and_removes_another():
 
 def test_groups_switch_actions_off_and_unknown_groups_are_refused():
     from checker import fault
-    from checker.machine import BindError
+    from checker.lang.bound import BindError
 
     class Faulty(Counter):
         @fault(group="crash")
@@ -316,7 +316,7 @@ def test_groups_switch_actions_off_and_unknown_groups_are_refused():
 
 
 def test_constant_values_are_checked():
-    from checker.machine import BindError
+    from checker.lang.bound import BindError
     with pytest.raises(BindError, match="must be >= 0"):
         Machine(Counter, {"limit": -1})
     with pytest.raises(BindError, match="expected int, got str"):

@@ -6,9 +6,10 @@ from click.testing import CliRunner
 
 from checker import Ghost, Int, Spec, action, choose, constraint, eventually, fault, leads_to, require
 from checker.cli import main
-from checker.itf import from_itf, to_itf
-from checker.machine import BindError, Machine
-from checker.trace import replay
+from checker.output.itf import from_itf, to_itf
+from checker.explicit.machine import Machine
+from checker.lang.bound import BindError
+from checker.explicit.trace import replay
 from conftest import explore, verdicts
 from examples.diningphilosophers import DiningPhilosophers
 
@@ -314,7 +315,7 @@ def test_a_step_that_changes_only_a_ghost_variable_takes_the_action():
 # ---------------------------------------------------------------- replay checks fairness
 
 def _lasso(states, loop, closing=None):
-    from checker.trace import Step, Trace
+    from checker.explicit.trace import Step, Trace
     steps = [Step(states[0])] + [Step(st) for st in states[1:]]
     return Trace(steps, loop, closing)
 

@@ -24,7 +24,7 @@ import pytest
 from checker.engines import run_engine
 from checker.model import load_model
 from checker.results import Verdict
-from checker.trace import replay
+from checker.explicit.trace import replay
 from conftest import ROOT
 
 ORACLE_FILE = ROOT.parent / "shared" / "oracles" / "tla-examples.json"

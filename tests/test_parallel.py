@@ -8,15 +8,15 @@ import os
 
 import pytest
 
-import checker.explorer
+import checker.explicit.explorer
 from checker import Int, Spec, action, invariant, reachable
 from checker.errors import SpecError
-from checker.explorer import ExplicitEngine
-from checker.machine import Machine
+from checker.explicit.explorer import ExplicitEngine
+from checker.explicit.machine import Machine
 from checker.model import load_model
 from checker.options import CheckOptions
 from checker.results import Verdict
-from checker.trace import replay
+from checker.explicit.trace import replay
 from conftest import ROOT
 
 MODELS = [f"examples/models/{p.name}" for p in sorted((ROOT / "examples/models").glob("*.toml"))] + \
@@ -28,7 +28,7 @@ PARENT = int(os.environ.setdefault("CHECK_MODEL_TEST_PARENT", str(os.getpid())))
 @pytest.fixture(autouse=True)
 def parallel_from_the_first_level(monkeypatch):
     """Small models too go to the workers, right after their initial states."""
-    monkeypatch.setattr(checker.explorer, "PARALLEL_FROM", 1)
+    monkeypatch.setattr(checker.explicit.explorer, "PARALLEL_FROM", 1)
 
 
 def outcome(result):
@@ -130,7 +130,7 @@ class Clock:
 
 @pytest.mark.parametrize("workers", [1, 2])
 def test_progress_is_reported_once_a_second_across_short_levels(monkeypatch, workers):
-    monkeypatch.setattr(checker.explorer.time, "perf_counter", Clock())
+    monkeypatch.setattr(checker.explicit.explorer.time, "perf_counter", Clock())
     said = []
     ExplicitEngine(Machine(Grid), CheckOptions(workers=workers, store="fingerprint"),
                    progress=said.append).check()

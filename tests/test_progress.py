@@ -4,7 +4,7 @@ import re
 
 from rich.console import Console
 
-from checker.progress import ProgressLine, peak_memory_mb
+from checker.output.progress import ProgressLine, peak_memory_mb
 from checker.results import Stats
 
 STATS = Stats(distinct_states=12345, depth=17, seconds=2.0, queue=2048)

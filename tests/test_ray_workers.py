@@ -7,9 +7,9 @@ import pytest
 import ray
 from ray.cluster_utils import Cluster
 
-import checker.explorer
+import checker.explicit.explorer
 from checker.errors import SpecError
-from checker.machine import Machine
+from checker.explicit.machine import Machine
 from checker.model import load_model
 from checker.options import CheckOptions
 from checker.results import Verdict
@@ -35,7 +35,7 @@ def cluster():
 
 @pytest.fixture(autouse=True)
 def parallel_from_the_first_level(monkeypatch):
-    monkeypatch.setattr(checker.explorer, "PARALLEL_FROM", 1)
+    monkeypatch.setattr(checker.explicit.explorer, "PARALLEL_FROM", 1)
 
 
 def on_ray(machine, options, address):

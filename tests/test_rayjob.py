@@ -8,14 +8,14 @@ from pathlib import Path
 import pytest
 
 from checker import Ghost, invariant
-from checker.domains import MapDomain
-from checker.explorer import ExplicitEngine
+from checker.lang.domains import MapDomain
+from checker.explicit.explorer import ExplicitEngine
 from checker.options import CheckOptions
-from checker.itf import from_itf, read_itf
-from checker.machine import Machine
+from checker.output.itf import from_itf, read_itf
+from checker.explicit.machine import Machine
 from checker.model import load_model
 from checker.results import Verdict
-from checker.trace import replay
+from checker.explicit.trace import replay
 from spec.rayjob import mutants
 from spec.rayjob.proofs import Lemmas, NoFaultLemmas
 from spec.rayjob.spec import RayJob
@@ -416,7 +416,7 @@ def write_traces():
 def save_trace(machine, p, model, path):
     """Write the counterexample of property result `p` (found in `model`) as compact ITF."""
     import json
-    from checker.itf import to_itf
+    from checker.output.itf import to_itf
     path.parent.mkdir(parents=True, exist_ok=True)
     data = to_itf(machine, p.trace, property=p.name, kind=p.kind, verdict="violated",
                   source=str(model_path(model).relative_to(ROOT)))

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from checker.explorer import ExplicitEngine
+from checker.explicit.explorer import ExplicitEngine
 from checker.options import CheckOptions
-from checker.itf import from_itf, read_itf
-from checker.machine import Machine
+from checker.output.itf import from_itf, read_itf
+from checker.explicit.machine import Machine
 from checker.model import load_model
-from checker.trace import replay
+from checker.explicit.trace import replay
 from spec.rayjob import mutants
 from spec.rayjob.liveness import Liveness
 from spec.rayjob.spec import RayJobLive

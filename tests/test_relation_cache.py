@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from checker import Const, Int, Spec, action, choose, invariant, require
-from checker.machine import Machine
+from checker.explicit.machine import Machine
 from checker.options import CheckOptions
 from checker.symbolic.bmc import BMC
 from checker.symbolic.certificate import certify

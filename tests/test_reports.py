@@ -18,7 +18,7 @@ import yaml
 from click.testing import CliRunner
 
 from checker import gate as g
-from checker import reports
+from checker.output import reports
 from checker.cli import main
 from external import NODE_TOOLS, browse, console_messages, require_tool
 

@@ -6,11 +6,11 @@ import dataclasses
 
 import pytest
 
-import checker.store
+import checker.explicit.store
 from checker.errors import ModelError
-from checker.explorer import ExplicitEngine
+from checker.explicit.explorer import ExplicitEngine
 from checker.model import load_model
-from checker.trace import replay
+from checker.explicit.trace import replay
 from conftest import ROOT
 from test_bulk import observed
 
@@ -38,7 +38,7 @@ def test_fingerprints_and_exact_states_give_the_same_search(name):
 
 def test_auto_switches_to_fingerprints_between_levels_and_changes_nothing(monkeypatch):
     _, exact = run("hanoi", "exact")
-    monkeypatch.setattr(checker.store, "FINGERPRINT_AFTER", 20)
+    monkeypatch.setattr(checker.explicit.store, "FINGERPRINT_AFTER", 20)
     machine, auto = run("hanoi", "auto")
     assert "fingerprints" in auto.method
     assert observed(auto) == observed(exact)

@@ -22,9 +22,9 @@ from checker.symbolic.rewrite import Compiler
 from checker import (Const, Int, Map, Option, Set, Spec, action, choose, constraint,
                      eventually, invariant, require)
 from checker.errors import SpecError, where_defined
-from checker.explorer import ExplicitEngine
+from checker.explicit.explorer import ExplicitEngine
 from checker.options import CheckOptions
-from checker.machine import Machine
+from checker.explicit.machine import Machine
 from checker.model import load_model
 from checker.symbolic.bmc import BMC
 from checker.symbolic.certificate import certify
@@ -33,7 +33,7 @@ from checker.symbolic.engine import goals
 from checker.symbolic.kind import KInduction
 from checker.symbolic.pdr import PDR
 from checker.symbolic.relation import Relation
-from checker.trace import replay
+from checker.explicit.trace import replay
 from examples.diehard import DieHard
 from examples.peterson import Peterson
 from examples.tcommit import TCommit

@@ -13,10 +13,10 @@ from click.testing import CliRunner
 from checker import Ghost, Int, Spec, action, eventually, fault, invariant, require
 from checker.actors import actor_of, lanes
 from checker.cli import main
-from checker.domains import Map
-from checker.itf import read_itf
-from checker.machine import Machine
-from checker.trace_page import page_data, trace_page
+from checker.lang.domains import Map
+from checker.output.itf import read_itf
+from checker.explicit.machine import Machine
+from checker.output.trace_page import page_data, trace_page
 from external import browse, console_messages
 
 

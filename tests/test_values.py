@@ -2,7 +2,7 @@
 from hypothesis import given, settings, strategies as st
 
 from checker import Int, Map, Set, Spec, action
-from checker.machine import Machine
+from checker.explicit.machine import Machine
 
 
 class Store(Spec):

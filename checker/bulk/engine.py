@@ -4,7 +4,7 @@ The spec is read once as a relation (`checker/symbolic/relation.py`: per binding
 paths with their next-state leaves; per property, a formula). A BFS level is then a numpy
 array of packed states (`layout.py`); each path is a few array operations over the whole
 level (`vectorize.py`); duplicates go by sorting. It is the same search as the
-interpreter's (`checker/explorer.py`), so it gives the same counts, verdicts and traces:
+interpreter's (`checker/explicit/explorer.py`), so it gives the same counts, verdicts and traces:
 successors are ordered as the interpreter finds them (by the state they come from, then
 by binding and choice), so each level lists its new states in the interpreter's order,
 and the first violation found is the interpreter's.
@@ -23,9 +23,10 @@ import numpy as np
 import z3
 
 from ..errors import SPEC_FAILURES
-from ..explorer import ExplicitEngine, Search, coverage, verdicts
+from ..explicit.explorer import ExplicitEngine, Search, coverage, verdicts
 from ..options import CheckOptions
-from ..machine import Binding, Machine
+from ..explicit.machine import Machine
+from ..lang.bound import Binding
 from ..results import RunResult, Stats
 from ..symbolic.relation import Relation
 from ..symbolic.shapes import shape_of

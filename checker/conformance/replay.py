@@ -16,7 +16,7 @@ import dataclasses
 import time
 from typing import Protocol
 
-from ..machine import Machine
+from ..explicit.machine import Machine
 from .scenarios import Scenario, Step
 
 Obs = tuple                              # an abstract observation, as sorted (key, value) pairs

@@ -8,7 +8,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from ..machine import Machine
+from ..explicit.machine import Machine
 from .replay import ScenarioRun
 from .scenarios import Items, Selection
 

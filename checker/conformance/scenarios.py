@@ -14,7 +14,8 @@ import dataclasses
 from collections import deque
 from typing import Callable, Hashable, Iterable
 
-from ..machine import Binding, Machine
+from ..explicit.machine import Machine
+from ..lang.bound import Binding
 
 Items = Callable[[Binding, dict, dict], Iterable[Hashable]]
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from ..dsl import Kind
+from ..lang.dsl import Kind
 from .engine import Goal, SymbolicEngine, Unrolling
 
 

@@ -11,7 +11,7 @@ import enum
 
 import z3
 
-from ..dsl import ordered_values
+from ..lang.dsl import ordered_values
 from .paths import explorer
 from .terms import SBool, SInt, Unmergeable, concrete, eq, is_symbolic, ite
 

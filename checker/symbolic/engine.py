@@ -14,13 +14,13 @@ from typing import Iterator
 
 import z3
 
-from ..dsl import Kind
-from ..domains import enum_label
+from ..lang.dsl import Kind
+from ..lang.domains import enum_label
 from ..errors import ModelError, SpecError
 from ..options import CheckOptions
-from ..machine import LIVENESS_KINDS, Machine
+from ..lang.bound import LIVENESS_KINDS, BoundSpec
 from ..results import PropertyResult, RunResult, Stats, Verdict
-from ..trace import Step, Trace
+from ..explicit.trace import Step, Trace
 from .interrupt import answer, ctrl_c_interrupts_z3
 from .relation import Relation
 from .store import RelationStore
@@ -70,17 +70,17 @@ def goals(rel: Relation, options: CheckOptions) -> list[Goal]:
     return found
 
 
-def chosen_properties(machine: Machine, options: CheckOptions):
+def chosen_properties(machine: BoundSpec, options: CheckOptions):
     return [p for p in machine.properties
             if options.properties is None or p.name in options.properties]
 
 
-def safety_properties(machine: Machine, options: CheckOptions):
+def safety_properties(machine: BoundSpec, options: CheckOptions):
     """The chosen properties a symbolic engine decides: all but liveness."""
     return [p for p in chosen_properties(machine, options) if p.kind not in LIVENESS_KINDS]
 
 
-def coverage(machine: Machine) -> str:
+def coverage(machine: BoundSpec) -> str:
     """', for every backoff_limit >= 0': the constant values a proof holds for."""
     ranges = [name if str(r) == "any" else f"{name} {r}" for name, r in machine.symbolic.items()]
     return f", for every {' and every '.join(ranges)}" if ranges else ""
@@ -167,7 +167,7 @@ class SymbolicEngine:
 
     name = "symbolic"
 
-    def __init__(self, machine: Machine, options: CheckOptions, progress=None):
+    def __init__(self, machine: BoundSpec, options: CheckOptions, progress=None):
         self.machine, self.options, self.progress = machine, options, progress
         self.depth_bound = options.max_depth or DEFAULT_DEPTH
 

@@ -23,8 +23,8 @@ import functools
 
 import z3
 
-from ..dsl import Disabled
-from ..machine import MISSING
+from ..lang.dsl import Disabled
+from ..lang.bound import MISSING
 from .containers import SMap, SSet
 from .paths import Explorer, SymbolicError, active_explorer, undecided
 from .terms import Sym, Unmergeable, ite, record_fields, same

@@ -15,7 +15,7 @@ from typing import Any, Callable, Iterator
 
 import z3
 
-from ..dsl import Disabled, Oracle, install_oracle
+from ..lang.dsl import Disabled, Oracle, install_oracle
 from ..errors import SpecError
 from .interrupt import answer
 

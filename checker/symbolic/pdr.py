@@ -32,7 +32,7 @@ import dataclasses
 
 import z3
 
-from ..dsl import Kind
+from ..lang.dsl import Kind
 from .bmc import search
 from .certificate import Certificate
 from .cone import Cones, conjuncts

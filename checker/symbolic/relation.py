@@ -15,11 +15,11 @@ from typing import Callable
 
 import z3
 
-from ..domains import Fill, OutOfDomain
-from ..dsl import spec_members
-from ..errors import DomainError, SpecError, user_frame, where_defined
-from ..machine import MISSING, Binding, Machine
-from ..machine import truth as concrete_truth
+from ..lang.bound import MISSING, Binding, BoundSpec
+from ..lang.bound import truth as concrete_truth
+from ..lang.domains import OutOfDomain
+from ..lang.dsl import spec_members
+from ..errors import SpecError, user_frame, where_defined
 from .interrupt import answer
 from .merge import Scratch, merging
 from .paths import Explorer
@@ -48,9 +48,9 @@ class Failure:
 
 
 class Relation:
-    """The symbolic reading of a Machine (one per engine run)."""
+    """The symbolic reading of a bound spec (one per engine run)."""
 
-    def __init__(self, machine: Machine, at: tuple | None = None,
+    def __init__(self, machine: BoundSpec, at: tuple | None = None,
                  budget: Callable[[float], None] | None = None, stored=None):
         """`at`, a state's code, reads the spec only in that one state: the same
         interpretation, without the paths other states would take (a cheap seam check).
@@ -117,12 +117,11 @@ class Relation:
         for v, shape in zip(self.machine.variables, self.shapes):
             value = getattr(sc, v.name, MISSING)
             if value is MISSING:
-                raise SpecError(f"{label}: variable {v.name} has no value", self.machine.where)
+                raise self.machine.no_value(label, v)
             try:
                 leaves += shape.flatten(value)
             except OutOfDomain as e:
-                raise DomainError(f"{label} wrote {v.name}, outside its domain {v.domain} ({e})",
-                                  self.machine.where) from None
+                raise self.machine.outside(label, v, e) from None
         return leaves
 
     def _paths(self, fn, args, label, setup, finish):
@@ -172,14 +171,7 @@ class Relation:
     def _init(self) -> list[Step]:
         """Initial states: the defaults, then the @initial method with its choices."""
         m = self.machine
-        defaults = []
-        for v, shape in zip(m.variables, self.shapes):
-            d = v.default.build(v.domain) if isinstance(v.default, Fill) else v.default
-            try:
-                defaults.append(MISSING if d is MISSING else shape.flatten(d))
-            except OutOfDomain as e:
-                raise DomainError(f"initial value of {v.name} is outside its domain "
-                                  f"{v.domain}: {e}", m.where) from None
+        defaults = m.defaults(lambda v, value: self.shapes[v.index].flatten(value))
 
         def setup():
             sc = self.scratch_cls.__new__(self.scratch_cls)

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import z3
 
-from ..recompile import recompile, source_def
+from ..lang.recompile import recompile, source_def
 from .paths import DEAD, SymbolicError, explorer
 from .terms import SBool, SEnum, SInt, SOption, bool_term, eq, int_term, is_symbolic
 

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 
 import z3
 
-from ..domains import (BoolDomain, Domain, EnumDomain, IntDomain, MapDomain, OptionDomain,
+from ..lang.domains import (BoolDomain, Domain, EnumDomain, IntDomain, MapDomain, OptionDomain,
                        OutOfDomain, RecordDomain, SetDomain, resolve_value)
 from .containers import SMap, SSet
 from .paths import SymbolicError

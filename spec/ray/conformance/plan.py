@@ -8,7 +8,7 @@ from __future__ import annotations
 import functools
 
 from checker.conformance import Selection, select
-from checker.machine import Machine
+from checker.explicit.machine import Machine
 
 from ..spec import CONSTANTS, GROUPS, RaySide
 from .abstraction import items

@@ -11,7 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from checker.conformance import ConfigRun, Selection, run_scenario
-from checker.machine import Machine
+from checker.explicit.machine import Machine
 
 from .abstraction import items
 from .adapter import RayAdapter

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Callable, Iterable
 
-from .errors import SpecError
+from ..errors import SpecError
 
 FINGERPRINT_AFTER = 1 << 18          # "auto": exact up to this many states
 STORES = ("auto", "exact", "fingerprint")

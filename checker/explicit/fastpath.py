@@ -19,8 +19,8 @@ import ast
 import copy
 from typing import Any
 
-from .dsl import require
-from .recompile import recompile, source_def
+from ..lang.dsl import require
+from ..lang.recompile import recompile, source_def
 
 DISABLED = object()
 _NAME = "__checker_disabled__"

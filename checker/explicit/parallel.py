@@ -23,7 +23,7 @@ import signal
 import time
 import traceback
 
-from .errors import CheckerError, SpecError
+from ..errors import CheckerError, SpecError
 from .store import fingerprint
 
 

@@ -1,6 +1,6 @@
 """The partitioned search on a Ray cluster: each worker a Ray actor.
 
-The coordinator is the forked workers' (`checker.parallel.Partitioned`); only the
+The coordinator is the forked workers' (`checker.explicit.parallel.Partitioned`); only the
 transport differs. An actor cannot be forked with the search as it stands, so it binds
 the spec again from the model's constants (the spec's module must be importable where
 it runs: on a local cluster this process's `sys.path` is handed to the workers; on a
@@ -17,11 +17,11 @@ import time
 import ray
 import ray.exceptions
 
-from .dsl import install_oracle
-from .errors import CheckerError
+from ..lang.dsl import install_oracle
+from ..errors import CheckerError
 from .machine import Machine
 from .parallel import Partitioned, Share, WorkerLost, answer
-from .results import Stats
+from ..results import Stats
 from .store import Visited
 
 

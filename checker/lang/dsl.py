@@ -2,8 +2,8 @@
 
 A spec is a class whose annotated attributes are state variables (the default is the
 initial value) and whose decorated methods are actions and properties. Engines never
-call a spec directly: they compile it (`checker.machine.compile_spec`) with the model's
-constants, then run the very same functions on concrete or symbolic state.
+call a spec directly: they bind it to the model's constants (`checker.lang.bound.BoundSpec`),
+then run the very same functions on concrete or symbolic state.
 """
 from __future__ import annotations
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from .domains import Domain, MapDomain
+from ..lang.domains import Domain, MapDomain
 from .fastpath import has_effect
 
 NO_KEY = object()

@@ -8,8 +8,8 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
-from .files import file_name, write_text
-from .gate import ModelOutcome, key, summary
+from ..files import file_name, write_text
+from ..gate import ModelOutcome, key, summary
 from .itf import read_itf
 from .trace_page import trace_page
 

@@ -15,10 +15,10 @@ import xml.etree.ElementTree as ET
 from importlib import metadata
 from pathlib import Path
 
-from .dsl import Kind
-from .gate import ModelOutcome, key, summary
+from ..lang.dsl import Kind
+from ..gate import ModelOutcome, key, summary
 from .mermaid import sequence
-from .results import PropertyResult, Verdict
+from ..results import PropertyResult, Verdict
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 COMMENT_LIMIT = 65_536

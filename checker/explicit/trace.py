@@ -1,7 +1,7 @@
 """Traces: the steps of a counterexample or witness, built from the explorer's parents.
 
 A trace is a list of states, each with the action (and parameters and choices) that
-produced it. `checker.itf` writes and reads them as ITF JSON; `replay` re-validates
+produced it. `checker.output.itf` writes and reads them as ITF JSON; `replay` re-validates
 one against a spec step by step (trace validation) and says where it first diverges, or
 why a lasso's cycle is not a fair behaviour.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from .dsl import Kind
+from ..lang.dsl import Kind
 from .fairness import unfair
 from .machine import Machine
 
@@ -67,7 +67,7 @@ def find_step(machine: Machine, prev: tuple, cur: tuple, action: str | None = No
 
 
 def _show(value: Any) -> str:
-    from .domains import enum_label
+    from ..lang.domains import enum_label
     import enum
     return enum_label(value) if isinstance(value, enum.Enum) else str(value)
 

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from .dsl import Kind
-from .machine import Binding, Fairness, Machine
+from ..lang.dsl import Kind
+from ..lang.bound import Binding, Fairness
+from .machine import Machine
 
 
 def conditions(machine: Machine) -> list[Fairness]:

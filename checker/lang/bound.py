@@ -1,35 +1,28 @@
-"""A spec bound to a model's constants: variables, bindings, properties, codecs.
+"""A spec bound to a model's constants: what every engine reads.
 
-`compile_spec(SpecClass, constants, groups)` resolves every domain, enumerates every
-parameter binding of every enabled action, and generates per-spec accessor code: the
-scratch state is an instance of a subclass of the spec with one slot per variable, so
-an action reads `s.x` at slot speed and may call the spec's helper methods. A state is
-decoded once into that scratch; every action runs on it and is undone afterwards.
+`BoundSpec(SpecClass, constants, groups, symbolic, fairness)` resolves every domain, every
+variable, every parameter binding of every enabled action, the properties and fairness.
+It runs nothing: the explicit engine (`checker.explicit.machine.Machine`) adds a runtime
+on concrete states, the symbolic engines (`checker.symbolic.relation`) read it on Z3 terms.
 """
 from __future__ import annotations
 
 import dataclasses
-import inspect
 import functools
+import inspect
 import itertools
-import types
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
+from ..errors import SPEC_FAILURES, DomainError, SpecError, where_defined
 from .domains import Const, Domain, Expr, Fill, GhostDomain, IntRange, OutOfDomain, as_domain
-from .dsl import (FAIRNESS, Disabled, Kind, Oracle, Role, Spec, install_oracle, ordered_values,
-                  spec_members)
-from .errors import SPEC_FAILURES, DomainError, SpecError, user_frame, where_defined
-from .dispatch import selectors
-from .expand import expander
-from .fastpath import DISABLED, leading_conditions, split_guard
+from .dsl import FAIRNESS, Kind, Role, Spec, spec_members
 from .reads import state_reads
-from .values import NO_ARG, MapValue, SetValue
+from .values import MapValue, SetValue
 
 MISSING = object()
 PROPERTY_KINDS = (Kind.INVARIANT, Kind.REACHABLE, Kind.EVENTUALLY, Kind.LEADS_TO)
 LIVENESS_KINDS = (Kind.EVENTUALLY, Kind.LEADS_TO)
 MODEL_FAIRNESS = FAIRNESS + tuple(f"{f}-group" for f in FAIRNESS) + ("none",)   # [fairness] values
-DECODE_CACHE = 1 << 15      # decoded maps/sets kept per variable: undo leaves them as decoded
 
 
 class BindError(Exception):
@@ -61,13 +54,13 @@ class Binding:
     params: tuple[tuple[str, Any], ...]
     param_labels: tuple[tuple[str, str], ...]
     fn: Callable                       # the spec's function, fn(s, *args)
-    guard: Callable | None             # guard(s) and body(s): the explicit engine's fast
-    body: Callable                     # path, parameters baked in (see `bake`)
     fair: str | None = None            # "weak" / "strong" fairness of this binding
     fair_when: Callable | None = None  # ... of its steps from states where this holds
     calls: str | None = None           # the actor it calls, for diagrams
-    selectors: tuple = ()              # its guard's tests of one location each (dispatch)
     writes: int = -1                   # a bit per variable it may write (-1: any; see `reads`)
+    guard: Callable | None = None      # guard(s) and body(s): the explicit engine's fast
+    body: Callable | None = None       # path, parameters baked in (`Machine` sets them)
+    selectors: tuple = ()              # its guard's tests of one location each (dispatch)
 
     @property
     def args(self) -> tuple:
@@ -78,21 +71,6 @@ class Binding:
         if not self.params:
             return self.name
         return f"{self.name}({', '.join(f'{k}={v}' for k, v in self.param_labels)})"
-
-
-def bake(fn: Callable | None, args: tuple) -> Callable | None:
-    """`fn` with its parameters fixed, callable as `fn(s)`.
-
-    A copy of the function whose parameter defaults are `args` calls faster than
-    `fn(s, *args)` or a functools.partial.
-    """
-    if fn is None or not args:
-        return fn
-    if fn.__defaults__ or fn.__kwdefaults__:
-        return functools.partial(fn, **dict(zip(fn.__code__.co_varnames[1:], args)))
-    baked = types.FunctionType(fn.__code__, fn.__globals__, fn.__name__, tuple(args), fn.__closure__)
-    baked.__qualname__ = fn.__qualname__
-    return baked
 
 
 @dataclasses.dataclass(frozen=True)
@@ -119,49 +97,8 @@ class Property:
     """A bit per state variable (by index) that it may read; -1: any (see `reads`)."""
 
 
-class ExplicitOracle(Oracle):
-    """Answers `choose` from a decision prefix; records what was taken for replay."""
-
-    __slots__ = ("env", "prefix", "taken", "sizes", "shown", "cache")
-
-    def __init__(self, env):
-        self.env, self.cache = env, {}
-        self.start(())
-
-    def start(self, prefix):
-        """Run the next action with decisions `prefix`; `taken` stays None until a choice."""
-        self.prefix, self.taken = prefix, None
-
-    def choose(self, domain):
-        if self.taken is None:
-            self.taken, self.sizes, self.shown = [], [], []
-        if isinstance(domain, Domain):
-            values = self.cache.get(id(domain))
-            if values is None:
-                values = self.cache[id(domain)] = ordered_values(domain, self.env)
-        else:
-            values = ordered_values(domain, self.env)
-        if not values:
-            raise Disabled
-        k = len(self.taken)
-        i = self.prefix[k] if k < len(self.prefix) else 0
-        self.taken.append(i)
-        self.sizes.append(len(values))
-        self.shown.append(values[i])
-        return values[i]
-
-    def next_prefix(self):
-        """The next decision sequence in odometer order, or None when all were run."""
-        if self.taken is None:
-            return None
-        for j in range(len(self.taken) - 1, -1, -1):
-            if self.taken[j] + 1 < self.sizes[j]:
-                return tuple(self.taken[:j]) + (self.taken[j] + 1,)
-        return None
-
-
-class Machine:
-    """A spec with its constants fixed: what every engine works from."""
+class BoundSpec:
+    """A spec with its constants fixed: variables, bindings, properties, fairness."""
 
     def __init__(self, spec_cls: type[Spec], constants: dict[str, Any] | None = None,
                  groups: dict[str, bool] | None = None, symbolic: dict[str, str] | None = None,
@@ -195,10 +132,6 @@ class Machine:
         self.joint_fairness: list[Fairness] = []    # "weak-group" / "strong-group" of the model
         self._bind_fairness(fairness or {})
         self.bindings = [b for b in self.all_bindings if b.group is None or self.groups[b.group]]
-        self.oracle = ExplicitOracle(self.env)
-        self._generate_codecs()
-        self.scratch = self.state_cls.__new__(self.state_cls)
-        self.scratch._undo = []
 
     # ------------------------------------------------------------ binding the model
 
@@ -332,215 +265,43 @@ class Machine:
 
     def _collect_bindings(self, roles, members):
         bindings = []
-        variable_domains = {v.name: v.domain for v in self.variables}
-        names = set(variable_domains)
+        names = {v.name for v in self.variables}
         for name, (fn, role) in roles.items():
             if role.kind not in (Kind.ACTION, Kind.FAULT):
                 continue
             params, domains = self._parameters(f"action {name}", fn, members)
-            guard, body = split_guard(fn)
-            conditions, state = leading_conditions(fn, members)
             writes = self._mask(state_reads(fn, members, names))   # names it, or keeps it
             for combo in itertools.product(*(d.values for d in domains)):
                 bindings.append(Binding(
                     len(bindings), name, role.kind, role.group, tuple(zip(params, combo)),
                     tuple((p, d.show(v)) for p, d, v in zip(params, domains, combo)),
-                    fn, bake(guard, combo), bake(body, combo), role.fair, role.fair_when,
-                    role.calls, selectors(fn, conditions, state, dict(zip(params, combo)),
-                                          variable_domains), writes))
+                    fn, role.fair, role.fair_when, role.calls, writes))
         return bindings
 
-    # ------------------------------------------------------------ generated codecs
+    # ------------------------------------------------------------ what engines share
 
-    def _generate_codecs(self):
-        names = [v.name for v in self.variables]
-        self.state_cls = type(f"{self.spec_cls.__name__}State", (self.spec_cls,),
-                              {"__slots__": tuple(names) + ("_undo", "_changed"), **self.env})
-        ns: dict[str, Any] = {"CACHE": DECODE_CACHE}
-        load = []
+    def defaults(self, encode: Callable[[Variable, Any], Any]) -> list:
+        """Each variable's default as `encode(variable, value)` gives it (MISSING where it
+        has none, for the @initial method to set); one outside its domain is an error."""
+        out = []
         for v in self.variables:
-            i, d = v.index, v.domain
-            if d.scalar:
-                ns[f"T{i}"] = d.values
-                load.append(f"    sc.{v.name} = T{i}[st[{i}]]")
-            else:
-                ns[f"D{i}"], ns[f"C{i}"] = d.decode, {}
-                load.append(f"    c = st[{i}]\n"
-                            f"    x = C{i}.get(c)\n"
-                            f"    if x is None:\n"
-                            f"        x = D{i}(c, sc)\n"
-                            f"        if len(C{i}) < CACHE:\n"
-                            f"            C{i}[c] = x\n"
-                            f"    sc.{v.name} = x")
-        src = "\n".join(["def load(sc, st):", *load, f"    return ({', '.join(f'sc.{n}' for n in names)},)"])
-        exec(compile(src, f"<codecs of {self.spec_cls.__name__}>", "exec"), ns)
-        self.load = ns["load"]
-        self._codecs: dict[int, tuple[Callable, Callable]] = {}
-        self._encode, self.restore = self.codecs(-1)
-
-    def codecs(self, writes: int) -> tuple[Callable, Callable]:
-        """`encode(sc, base, st)` and `restore(sc, base)` for steps that write only the
-        variables in `writes` (a bit per variable; -1: any): the others keep their codes
-        and are not reset, so a step costs its own writes, not the state's size."""
-        if writes not in self._codecs:
-            self._codecs[writes] = self._generate_step_codecs(
-                [v for v in self.variables if writes >> v.index & 1])
-        return self._codecs[writes]
-
-    def _generate_step_codecs(self, written: list[Variable]) -> tuple[Callable, Callable]:
-        ns: dict[str, Any] = {"NO_ARG": NO_ARG}
-        enc, reset, parts, copied = [], [], [], 0
-        for v in written:
-            i = v.index
-            ns[f"E{i}"] = v.domain.encode
-            if v.domain.scalar:
-                enc.append(f"    x = sc.{v.name}\n"
-                           f"    if x is base[{i}]:\n"
-                           f"        c{i} = st[{i}]\n"
-                           f"    else:\n"
-                           f"        c{i} = E{i}(x)\n"
-                           f"        changed |= {1 << i}")
-            else:
-                enc.append(f"    x = sc.{v.name}\n"
-                           f"    if x is base[{i}] and x._touched is None:\n"
-                           f"        c{i} = st[{i}]\n"
-                           f"    else:\n"
-                           f"        c{i} = x.code() if x is base[{i}] else E{i}(x)\n"
-                           f"        changed |= {1 << i}")
-            reset.append(f"    sc.{v.name} = base[{i}]")
-            if copied < i:
-                parts.append(f"*st[{copied}:{i}]")
-            parts.append(f"c{i}")
-            copied = i + 1
-        if copied < len(self.variables):
-            parts.append(f"*st[{copied}:]")
-        src = "\n".join([
-            "def encode(sc, base, st):", "    changed = 0", *enc,
-            "    sc._changed = changed",                     # a bit per variable written
-            f"    return ({', '.join(parts)},) if changed else st",   # a self-loop: the state itself
-            "def restore(sc, base):",
-            "    undo = sc._undo",
-            "    if undo:",
-            "        for fn, c, k, old in reversed(undo):",
-            "            fn(c, k) if old is NO_ARG else fn(c, k, old)",
-            "            c._touched = None",
-            "        undo.clear()",
-            *reset,
-        ])
-        exec(compile(src, f"<codecs of {self.spec_cls.__name__}>", "exec"), ns)
-        return ns["encode"], ns["restore"]
-
-    def encode(self, sc, base, st, label):
-        """The successor's code; a value outside its domain names the action and variable."""
-        try:
-            return self._encode(sc, base, st)
-        except (OutOfDomain, KeyError, TypeError, AttributeError) as e:
-            for v in self.variables:
-                value = getattr(sc, v.name, MISSING)
-                if value is MISSING:
-                    raise SpecError(f"{label}: variable {v.name} has no value", self.where) from None
-                try:
-                    v.domain.encode(value)
-                except (OutOfDomain, KeyError, TypeError) as err:
-                    raise DomainError(f"{label} wrote {v.name} = {_short(value)}, outside its "
-                                      f"domain {v.domain} ({err})", self.where) from None
-            raise SpecError(f"{label}: cannot encode the state ({e})", self.where) from None
-
-    # ------------------------------------------------------------ running actions
-
-    def run(self, fn, label, st, base, setup=None) -> Iterator[tuple[tuple, tuple]]:
-        """Every outcome of `fn(s)` from the loaded state: (choices shown, successor).
-
-        The scratch holds `st` decoded (`base` its values) before and after; `setup`, if
-        given, prepares the scratch before each run instead.
-        """
-        oracle, sc = self.oracle, self.scratch
-        previous = install_oracle(oracle)
-        prefix = ()
-        try:
-            while prefix is not None:
-                oracle.start(prefix)
-                if setup is not None:
-                    setup()
-                try:
-                    enabled = fn(sc) is not DISABLED
-                except Disabled:
-                    enabled = False
-                except SPEC_FAILURES as e:
-                    raise self.error_in(label, e) from None
-                if enabled:
-                    shown = tuple(oracle.shown) if oracle.taken else ()
-                    yield shown, self.encode(sc, base, st, label)
-                self.restore(sc, base)
-                prefix = oracle.next_prefix()
-        finally:
-            self.restore(sc, base)
-            oracle.start(())
-            install_oracle(previous)
-
-    def error_in(self, label, e) -> SpecError:
-        if isinstance(e, SpecError):
-            return e
-        return SpecError(f"{label} raised {type(e).__name__}: {e}", user_frame(e) or self.where)
-
-    def successors(self, st) -> list[tuple[Binding, tuple, tuple]]:
-        """(binding, choices, successor) for every enabled transition out of `st`, as
-        the search takes them (`checker.expand`)."""
-        steps = []
-        previous = install_oracle(self.oracle)
-        try:
-            self._expand(st, lambda index, succ, choices, changed, loaded:
-                         steps.append((self.all_bindings[index], choices, succ)))
-        finally:
-            install_oracle(previous)
-        return steps
-
-    @functools.cached_property
-    def _expand(self):
-        return expander(self)
-
-    def initial_states(self) -> list[tuple]:
-        """Every initial state: the defaults, then the @initial method with its choices."""
-        sc, codes = self.scratch, []
-        for v in self.variables:
-            default = v.default
-            if default is MISSING:
-                codes.append(MISSING)
-                continue
-            if isinstance(default, Fill):
-                default = default.build(v.domain)
+            value = v.default.build(v.domain) if isinstance(v.default, Fill) else v.default
             try:
-                codes.append(v.domain.encode(default))
+                out.append(MISSING if value is MISSING else encode(v, value))
             except (OutOfDomain, KeyError, TypeError) as e:
                 raise DomainError(f"initial value of {v.name} is outside its domain "
                                   f"{v.domain}: {e}", self.where) from None
-        missing = [v.name for v, c in zip(self.variables, codes) if c is MISSING]
-        if self.initializer is None:
-            if missing:
-                raise SpecError(f"no initial value for {', '.join(missing)}: give a default "
-                                f"or an @initial method", self.where)
-            return [tuple(codes)]
+        return out
 
-        def fresh_defaults():
-            for v, c in zip(self.variables, codes):
-                if c is MISSING:
-                    if hasattr(sc, v.name):
-                        delattr(sc, v.name)
-                else:
-                    setattr(sc, v.name, v.domain.decode(c, None))
+    def no_value(self, label: str, v: Variable) -> SpecError:
+        """A step (or the initial state) left `v` unset."""
+        return SpecError(f"{label}: variable {v.name} has no value", self.where)
 
-        unset = tuple(MISSING for _ in self.variables)
-        found = []
-        for _, st in self.run(self.initializer, "initial", unset, unset, fresh_defaults):
-            if st not in found:
-                found.append(st)
-        return found
-
-    def no_initial_state(self) -> SpecError:
-        """What to say when no initial state is left: every verdict would be vacuous."""
-        cut = " inside the @constraint" if self.constraints else ""
-        return SpecError(f"no initial state{cut}: every property would hold vacuously",
-                         self.where)
+    def outside(self, label: str, v: Variable, error: Exception, value: Any = MISSING) -> DomainError:
+        """A step wrote `v` outside its domain."""
+        shown = "" if value is MISSING else f" = {short(value)}"
+        return DomainError(f"{label} wrote {v.name}{shown}, outside its domain {v.domain} "
+                           f"({error})", self.where)
 
     # ------------------------------------------------------------ reading states
 
@@ -610,11 +371,11 @@ def truth(value, what, fn) -> bool:
     if type(value).__module__ == "numpy" and type(value).__name__ in ("bool", "bool_"):
         return bool(value)
     hint = " (is a return missing?)" if value is None else ""
-    raise SpecError(f"{what} returned {_short(value)}, not a bool (True or False){hint}",
+    raise SpecError(f"{what} returned {short(value)}, not a bool (True or False){hint}",
                     where_defined(fn))
 
 
-def _short(value, limit=80):
+def short(value, limit=80):
     text = repr(value)
     if isinstance(value, (MapValue, SetValue)):
         text = repr(dict(value) if isinstance(value, MapValue) else set(value))

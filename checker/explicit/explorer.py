@@ -11,14 +11,15 @@ import functools
 import time
 from typing import Callable
 
-from .dsl import Kind, install_oracle
-from .errors import SPEC_FAILURES, CheckerError
+from ..lang.dsl import Kind, install_oracle
+from ..errors import SPEC_FAILURES, CheckerError
 from .expand import expander
 from . import liveness
-from .machine import LIVENESS_KINDS, Machine, truth
-from .options import CheckOptions
+from ..lang.bound import LIVENESS_KINDS, truth
+from .machine import Machine
+from ..options import CheckOptions
 from .parallel import Partitioned, can_fork
-from .results import Coverage, PropertyResult, RunResult, Stats, Verdict
+from ..results import Coverage, PropertyResult, RunResult, Stats, Verdict
 from .store import Visited, fingerprint
 from .trace import build_trace
 
@@ -88,7 +89,7 @@ class ExplicitEngine:
     # ------------------------------------------------------------ the search
 
     def _bfs(self, search, stats, fired, visited, steps, started):
-        """The search, level by level; on to worker processes (`checker.parallel`) once
+        """The search, level by level; on to worker processes (`checker.explicit.parallel`) once
         a level is large enough, when the run allows it."""
         m, opts = self.machine, self.options
         deadline = started + opts.max_seconds if opts.max_seconds else float("inf")
@@ -136,7 +137,7 @@ class ExplicitEngine:
 class BreadthFirst:
     """One search's state between levels (pending properties, the visited store, what was
     found) and the expansion of a level: the interpreter's hot loop. The single process
-    runs every level with it; each worker process of `checker.parallel` runs its share.
+    runs every level with it; each worker process of `checker.explicit.parallel` runs its share.
 
     `steps`, when not None, receives per state the (binding index, successor) of each
     step that changes it, constraint or not (for liveness)."""

@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.live import Live
 from rich.text import Text
 
-from .results import Stats
+from ..results import Stats
 
 
 def peak_memory_mb() -> float:

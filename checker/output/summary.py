@@ -5,7 +5,7 @@ reader, a CI log or `tail -1` never has to read a table to know whether it passe
 """
 from __future__ import annotations
 
-from .results import PropertyResult, RunResult, Verdict
+from ..results import PropertyResult, RunResult, Verdict
 
 NAMED = 3
 """How many failing properties or models the line names before `and N more`."""

@@ -1,7 +1,7 @@
 """A trace as one self-contained HTML page: `check-model show TRACE --html FILE`.
 
 Everything the page needs is inline (its data as JSON, the script and the style from
-`checker/web/`), so it opens from a CI artifact or a mail with no network. The work of
+`checker/output/web/`), so it opens from a CI artifact or a mail with no network. The work of
 reading the ITF values (text, per-key and per-field changes) is done here, by the same
 functions as the terminal's `show`; the script only lays the steps out and navigates.
 """
@@ -13,12 +13,12 @@ import re
 from importlib import resources
 from pathlib import Path
 
-from .actors import lane_key, lanes, step_actors
+from ..actors import lane_key, lanes, step_actors
 from .render import itf_diff, itf_text, step_text
 
 
 def page_data(data: dict) -> dict:
-    """What the page shows, from an ITF trace `checker.itf.read_itf` checked: the steps
+    """What the page shows, from an ITF trace `checker.output.itf.read_itf` checked: the steps
     with their lanes and changes, each state's values as text, the actions' sources."""
     meta = data.get("#meta", {})
     info = meta.get("actions", {})
@@ -77,7 +77,7 @@ def _where(where: str | None) -> dict | None:
 
 
 def _asset(name: str) -> str:
-    return resources.files("checker").joinpath("web", name).read_text(encoding="utf-8")
+    return resources.files("checker.output").joinpath("web", name).read_text(encoding="utf-8")
 
 
 def trace_page(data: dict) -> str:

@@ -15,11 +15,11 @@ import re
 from pathlib import Path
 from typing import Any
 
-from .domains import OutOfDomain, enum_label
-from .errors import TraceError
-from .files import read_text, write_text
-from .machine import Machine
-from .trace import Step, Trace
+from ..lang.domains import OutOfDomain, enum_label
+from ..errors import TraceError
+from ..files import read_text, write_text
+from ..explicit.machine import Machine
+from ..explicit.trace import Step, Trace
 
 FORMAT_URL = "https://apalache-mc.org/docs/adr/015adr-trace.html"
 

@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from .results import RunResult, Verdict
+from ..results import RunResult, Verdict
 from .summary import run_line, warnings
 
 _STYLE = {Verdict.HOLDS: "green", Verdict.VIOLATED: "red", Verdict.UNKNOWN: "yellow"}
@@ -86,7 +86,7 @@ def print_details(out: Console, result: RunResult) -> None:
 
 
 def itf_text(value: Any) -> str:
-    """Compact text for an ITF value (as `checker.itf.read_itf` checked it): 3, "x",
+    """Compact text for an ITF value (as `checker.output.itf.read_itf` checked it): 3, "x",
     {a, b}, {k ↦ v}, Some(3), <<a, b>>."""
     if isinstance(value, bool):
         return "true" if value else "false"

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import re
 
-from .actors import lane_key, lanes, step_actors
-from .dsl import Kind
-from .trace import Step, Trace
+from ..actors import lane_key, lanes, step_actors
+from ..lang.dsl import Kind
+from ..explicit.trace import Step, Trace
 
 
 def _text(label: str) -> str:

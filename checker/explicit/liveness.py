@@ -1,7 +1,7 @@
 """Liveness on the explicit state graph: fair cycles, found with strongly connected components.
 
 A liveness property fails when some *fair* behaviour avoids the good states forever.
-Fairness is TLA+'s (`checker.fairness`): it concerns only steps that change the state.
+Fairness is TLA+'s (`checker.explicit.fairness`): it concerns only steps that change the state.
 Behaviours may stutter: staying in a state forever is fair when no fairness condition is
 enabled there. A cycle (an SCC of the graph) is fair when every weak condition is taken in
 it or disabled somewhere in it, and every strong condition is taken in it or disabled
@@ -22,11 +22,12 @@ from __future__ import annotations
 
 from collections import deque
 
-from .dsl import Kind
-from .errors import SPEC_FAILURES
+from ..lang.dsl import Kind
+from ..errors import SPEC_FAILURES
 from .fairness import by_binding, conditions, owed_steps
-from .machine import Machine, truth
-from .results import Verdict
+from ..lang.bound import truth
+from .machine import Machine
+from ..results import Verdict
 from .trace import Step, Trace, find_step
 
 Edge = tuple[int, int]                           # (binding index, target state id)

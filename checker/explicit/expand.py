@@ -16,8 +16,8 @@ from __future__ import annotations
 from typing import Callable
 
 from .dispatch import Dispatch
-from .dsl import Disabled
-from .errors import SPEC_FAILURES
+from ..lang.dsl import Disabled
+from ..errors import SPEC_FAILURES
 from .fastpath import DISABLED
 
 Emit = Callable[[int, tuple, tuple, int, bool], None]

@@ -21,7 +21,7 @@ import types
 import typing
 from typing import Any
 
-from .errors import SpecError
+from ..errors import SpecError
 from .values import MapValue, SetValue
 
 
