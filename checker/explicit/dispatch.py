@@ -165,6 +165,7 @@ class Dispatch:
             else:
                 self.entries.append((i, j, table, others))
         read = sorted({i for i, _ in tables})
+        self.read_at = [{index[name].index for name, _, _ in chosen} for chosen in selectors]
         self.project = operator.itemgetter(*read) if read else (lambda st: None)
         self.remembered: dict = {}
         self.limit = REMEMBERED if remember else 0
@@ -183,6 +184,12 @@ class Dispatch:
             if len(self.remembered) < self.limit:
                 self.remembered[key] = mask
         return mask
+
+
+    def reads(self, positions: int) -> list[int]:
+        """The variables (by index, ascending) whose codes decide whether the bindings at
+        `positions` (a bit each) are candidates."""
+        return sorted(set().union(*(r for at, r in enumerate(self.read_at) if positions >> at & 1)))
 
 
 REMEMBERED = 1 << 20        # candidate masks kept at most

@@ -1,21 +1,25 @@
 """One state's steps: the interpreter's inner loop, and the one definition of a step.
 
 `expander(machine)` returns `expand(st, emit)`: it runs each binding the dispatch leaves
-for `st` (none whose guard the model's constants make false; its guard, then its body; an action that chooses runs once per outcome) and
-calls `emit(index, succ, choices, changed, loaded)` for each step, self-loops included,
-in binding order. `index` is the binding's `Binding.index`, `choices` what it chose
-(empty unless it chose), `changed` a bit per variable that differs from `st` (or was
-written). When `loaded` is true the scratch holds `succ` for the length of the call (a
-property can be read off it); otherwise emit must load `succ` itself to read it.
-`expand` returns how many steps it emitted.
+for `st` (never one whose guard the model's constants alone make false): its guard,
+then its body; an action that chooses runs once per outcome. It calls
+`emit(index, succ, choices, changed, loaded)` for each step, self-loops included, in
+binding order. `index` is the binding's `Binding.index`, `choices` what it chose (empty
+unless it chose), `changed` a bit per variable that differs from `st` (or was written).
+When `loaded` is true the scratch holds `succ` for the length of the call (a property
+can be read off it); otherwise emit must load `succ` itself to read it. `expand`
+returns how many steps it emitted.
 
-Outcomes are remembered. A binding reads and writes only the variables its action
-names (`checker.lang.reads`), so what it does from `st` is a function of their codes:
-the first state with those codes runs the spec, later ones replay the remembered
-outcomes (disabled, or each successor's new codes) without loading the state. Where
-the reads are not known (`writes == -1`), or a binding's outcomes are seldom met again
-(under one hit in ten runs after `TRIAL` misses: a replay costs far less than a
-run), it runs every time.
+Steps are remembered per action, per what the action read. An action is deterministic:
+what its bindings do from `st` depends only on the variables they read, in the order
+they read them (each read decides the next). The first run of an action from a state is
+traced (`Machine.traced_cls`: each variable read is logged) and its steps stored in a
+tree: each node names the next variable the action read, each branch a code of it, each
+leaf the steps (each binding's choices, what changed and its new codes; none where all
+are disabled). A later state that agrees with a path of the tree on the variables along
+it (the dispatch's, then those the action read) replays that leaf without loading the
+state or running the spec. An action whose runs seldom recur (under one replay in ten
+after `TRIAL` runs) stops remembering.
 
 The search, its workers, traces, replay and conformance all take their steps from here.
 """
@@ -30,80 +34,136 @@ from .fastpath import DISABLED
 
 Emit = Callable[[int, tuple, tuple, int, bool], None]
 
-TRIAL = 4096            # misses of a binding before its hit rate is judged
-LIMIT = 1 << 18         # keys remembered per projection at most
+TRIAL = 4096            # runs of an action before its replay rate is judged
+LIMIT = 1 << 18         # paths remembered per action at most
 
 
 class _Binding:
-    """A binding as the inner loop runs it, with its remembered outcomes: in the table of
-    its projection (the bindings of one action share theirs), under the projected codes,
-    a row of outcomes by binding index."""
+    """A binding as the inner loop runs it."""
 
-    __slots__ = ("index", "guard", "body", "label", "encode", "undo", "project", "patch",
-                 "table", "remembering", "hits", "misses")
+    __slots__ = ("index", "guard", "body", "label", "encode", "undo")
 
-    def __init__(self, m, b, tables: dict | None):
+    def __init__(self, m, b):
         self.index, self.guard, self.body, self.label = b.index, b.guard, b.body, b.label
         self.encode, self.undo = m.codecs(b.writes)
-        self.remembering = tables is not None and b.writes != -1
-        self.project, self.patch = m.projection(b.writes) if self.remembering else (None, None)
-        self.table = tables.setdefault(b.writes, {}) if self.remembering else None
-        self.hits = self.misses = 0
 
-    def remember(self, row: dict | None, outcomes: tuple):
-        """Keep `outcomes` in `row`, or give up remembering where it does not pay."""
+
+class _Action:
+    """An action's bindings (a bit each, by position) and the tree of what they did.
+
+    A node of the tree is a list [variable index, {code: node}]; a leaf is the tuple of
+    steps, each (binding index, choices, written: a bit per variable changed or assigned,
+    patch, their new codes), `patch(st, codes)` making the successor
+    (`Machine.projection`). Replayed, a step reports as changed all it wrote."""
+
+    __slots__ = ("mask", "first", "root", "paths", "hits", "misses", "remembering")
+
+    def __init__(self, mask: int, first: list[int], remember: bool):
+        self.mask, self.first, self.remembering = mask, first, remember
+        self.root = None
+        self.paths = self.hits = self.misses = 0
+
+    def replay(self, st: tuple):
+        """The steps remembered for `st`, or None."""
+        node = self.root
+        while node.__class__ is list:
+            node = node[1].get(st[node[0]])
+        return node
+
+    def remember(self, st: tuple, read: list[int], steps: tuple) -> None:
+        """Keep `steps` under the codes `st` has for the variables `read` (in the order
+        they were read), or give up remembering where it does not pay."""
         self.misses += 1
         if self.misses == TRIAL and self.hits * 10 < self.misses:
-            self.remembering = False
-        elif row is not None:
-            row[self.index] = outcomes
+            self.remembering, self.root = False, None
+            return
+        if self.paths >= LIMIT:
+            return
+        self.paths += 1
+        if self.root is None:
+            self.root = _path(st, read, 0, steps)
+            return
+        node, k = self.root, 0
+        while True:
+            if k >= len(read) or node[0] != read[k]:        # it read otherwise this time:
+                self.remembering, self.root = False, None   # not a function of its reads
+                return
+            child = node[1].get(st[node[0]])
+            if child is None:
+                node[1][st[node[0]]] = _path(st, read, k + 1, steps)
+                return
+            node, k = child, k + 1
+
+
+def _path(st: tuple, read: list[int], k: int, steps: tuple):
+    """A chain of nodes testing `read[k:]` at their codes in `st`, ending in `steps`."""
+    node = steps
+    for i in reversed(read[k:]):
+        node = [i, {st[i]: node}]
+    return node
 
 
 def expander(m, remember: bool = True) -> Callable[[tuple, Emit], int]:
     """`expand(st, emit)` for Machine `m` (see the module docstring). Its oracle must be
     installed while it runs (`dsl.install_oracle`). `remember=False` runs the spec for
-    every step and dispatch: the reference the remembered outcomes are tested against."""
+    every step and dispatch: the reference the remembered steps are tested against."""
     sc, oracle = m.scratch, m.oracle
     load, restore = m.load, m.restore
-    tables: dict | None = {} if remember else None
-    bindings = [_Binding(m, b, tables) for b in m.bindings]
-    never = sum(1 << at for at, b in enumerate(m.bindings)
-                if b.guard is not None and m.constant(b.guard) is False)
-    candidates = Dispatch([b.selectors for b in m.bindings], m.variables, never,
-                          remember).candidates
+    plain, traced, reads, writes = m.state_cls, m.traced_cls, m.reads_log, m.writes_log
+    bindings = [_Binding(m, b) for b in m.bindings]
+    dispatch = Dispatch([b.selectors for b in m.bindings], m.variables,
+                        sum(1 << at for at, b in enumerate(m.bindings)
+                            if b.guard is not None and m.constant(b.guard) is False), remember)
+    candidates = dispatch.candidates
+    actions: list[_Action] = []                     # by binding position
+    for at, b in enumerate(m.bindings):
+        if at and m.bindings[at - 1].name == b.name:
+            actions.append(actions[-1])
+        else:
+            mask = sum(1 << k for k, other in enumerate(m.bindings) if other.name == b.name)
+            actions.append(_Action(mask, dispatch.reads(mask), remember))
 
     def expand(st: tuple, emit: Emit) -> int:
         base = None                                     # the scratch holds st when set
         produced = 0
-        project = row = None                            # the last projection and its row:
-        tried = candidates(st)                          # an action's bindings share theirs
-        while tried:                                    # in binding order, lowest bit first
-            low = tried & -tried
-            tried ^= low
-            b = bindings[low.bit_length() - 1]
-            remembering = b.remembering
-            if remembering:
-                if b.project is not project:
-                    project = b.project
-                    key = project(st)
-                    row = b.table.get(key)
-                    if row is None and len(b.table) < LIMIT:
-                        row = b.table[key] = {}
-                outcomes = row.get(b.index) if row is not None else None
-                if outcomes is not None:
-                    b.hits += 1
-                    for choices, codes, changed in outcomes:
-                        emit(b.index, b.patch(st, codes) if changed else st, choices, changed, False)
-                    if outcomes:
-                        produced += len(outcomes)
+        tried = candidates(st)                          # in binding order, lowest bit first
+        while tried:
+            a = actions[(tried & -tried).bit_length() - 1]
+            mine = tried & a.mask
+            tried ^= mine
+            if a.remembering and a.root is not None:
+                steps = a.replay(st)
+                if steps is not None:
+                    a.hits += 1
+                    if steps:
+                        for index, choices, changed, patch, codes in steps:
+                            emit(index, patch(st, codes), choices, changed, False)
+                        produced += len(steps)
                         base = None                     # emit may have loaded a successor
                     continue
             if base is None:
                 base = load(sc, st)
+            n, base = run(a, mine, st, base, emit)
+            produced += n
+        return produced
+
+    def run(a: _Action, mine: int, st: tuple, base: tuple, emit: Emit) -> tuple[int, tuple | None]:
+        """Run the bindings at `mine` (`a`'s that the dispatch left) from the scratch
+        holding `st` (`base`); traced, and remembered, if `a` remembers. Returns the
+        steps emitted and `base`, or None when the scratch no longer holds `st`."""
+        remembering, produced, taken = a.remembering, 0, []
+        reads[:] = a.first
+        while mine:
+            low = mine & -mine
+            mine ^= low
+            b = bindings[low.bit_length() - 1]
+            if base is None:
+                base = load(sc, st)
+            if remembering:
+                writes.clear()
+                sc.__class__ = traced
             try:
                 if b.guard is not None and not b.guard(sc):
-                    if remembering:
-                        b.remember(row, ())
                     continue
                 oracle.taken = None
                 try:
@@ -111,24 +171,27 @@ def expander(m, remember: bool = True) -> Callable[[tuple, Emit], int]:
                 except Disabled:
                     result = DISABLED
             except SPEC_FAILURES as e:
+                sc.__class__ = plain
                 restore(sc, base)
                 raise m.error_in(b.label, e) from None
-            if oracle.taken is not None:                 # it chose: run it once per choice
+            finally:
+                sc.__class__ = plain
+            if oracle.taken is not None:                # it chose: run it once per choice
                 restore(sc, base)
-                outcomes = tuple((choices, succ, changed_between(st, succ))
-                                 for choices, succ in m.run(b.body, b.label, st, base))
+                body = _traced(b.body, sc, traced, plain, writes) if remembering else b.body
+                outcomes = []
+                for choices, succ in m.run(body, b.label, st, base):
+                    changed = changed_between(st, succ)
+                    outcomes.append((choices, succ, changed))
+                    if remembering:                     # (what this run assigned)
+                        taken.append(_step(m, b.index, choices, changed, succ, writes))
                 for choices, succ, changed in outcomes:
                     emit(b.index, succ, choices, changed, False)
                 produced += len(outcomes)
                 base = None
-                if remembering:
-                    b.remember(row, tuple((choices, b.project(succ), changed)
-                                          for choices, succ, changed in outcomes))
                 continue
             if result is DISABLED:
                 b.undo(sc, base)
-                if remembering:
-                    b.remember(row, ())
                 continue
             try:
                 succ = b.encode(sc, base, st)
@@ -136,14 +199,37 @@ def expander(m, remember: bool = True) -> Callable[[tuple, Emit], int]:
                 succ = m.encode(sc, base, st, b.label)     # raises, naming the variable
             produced += 1
             changed = sc._changed
+            if remembering:
+                taken.append(_step(m, b.index, (), changed, succ, writes))
             emit(b.index, succ, (), changed, True)
             b.undo(sc, base)
-            if remembering:
-                b.remember(row, (((), b.project(succ), changed),))
-        return produced
+        if remembering:
+            a.remember(st, list(dict.fromkeys(reads)), tuple(taken))
+        return produced, base
 
-    expand.replayed = lambda: sum(b.hits for b in bindings)   # steps replayed so far
+    expand.replayed = lambda: sum(a.hits for a in set(actions))   # replays so far
     return expand
+
+
+def _step(m, index: int, choices: tuple, changed: int, succ: tuple, written: list[int]) -> tuple:
+    """A step as a leaf keeps it (see `_Action`): with the new codes of every variable it
+    changed or assigned (an assignment of the value it had is a write all the same: from
+    another state it may change it)."""
+    written = changed | sum(1 << i for i in set(written))
+    project, patch = m.projection(written)
+    return index, choices, written, patch, project(succ)
+
+
+def _traced(body, sc, traced, plain, writes):
+    """`body` run on the scratch traced, its assignments logged afresh each run."""
+    def run(state):
+        writes.clear()
+        sc.__class__ = traced
+        try:
+            return body(state)
+        finally:
+            sc.__class__ = plain
+    return run
 
 
 def changed_between(st: tuple, succ: tuple) -> int:

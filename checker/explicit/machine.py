@@ -134,6 +134,28 @@ class Machine(BoundSpec):
         self._codecs: dict[int, tuple[Callable, Callable]] = {}
         self._projections: dict[int, tuple[Callable, Callable]] = {}
         self._encode, self.restore = self.codecs(-1)
+        self.traced_cls, self.reads_log, self.writes_log = self._generate_tracing()
+
+    def _generate_tracing(self) -> tuple[type, list[int], list[int]]:
+        """A class the scratch can take for a while (the same layout: `sc.__class__ =`)
+        in which each read of a variable appends the variable's index to the first list
+        returned, each assignment to the second: what a run of an action read, in order,
+        and assigned (`checker.explicit.expand`)."""
+        reads: list[int] = []
+        writes: list[int] = []
+
+        def traced(i: int, slot):
+            def read(sc):
+                reads.append(i)
+                return slot.__get__(sc)
+
+            def write(sc, value):
+                writes.append(i)
+                slot.__set__(sc, value)
+            return property(read, write, slot.__delete__)
+        return type(f"{self.spec_cls.__name__}Traced", (self.state_cls,),
+                    {"__slots__": (), **{v.name: traced(v.index, self.state_cls.__dict__[v.name])
+                                         for v in self.variables}}), reads, writes
 
     def codecs(self, writes: int) -> tuple[Callable, Callable]:
         """`encode(sc, base, st)` and `restore(sc, base)` for steps that write only the

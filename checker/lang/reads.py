@@ -16,8 +16,8 @@ which passes it unseen) means
 "reads everything": the analysis may over-approximate, never miss a read.
 
 The explicit engine relies on it twice: a property is evaluated only after steps that
-changed what it reads, and a step's outcome is remembered per values of the variables
-its action names (`checker.explicit.expand`).
+changed what it reads (and its value is remembered per codes of those variables), and
+an action's encoder and undo are generated for the variables it names (`Machine.codecs`).
 """
 from __future__ import annotations
 
