@@ -105,3 +105,27 @@ def test_an_action_whose_reads_are_not_known_runs_every_time():
     finally:
         install_oracle(previous)
     assert after["bump"][x] == machine.variables[x].domain.encode(2)
+
+
+class TwoAtOnce(Spec):
+    """Two invariants first violated in the same state, after states that passed both."""
+    x: Int[0, 3] = 0
+
+    @action
+    def inc(s):
+        require(s.x < 3)
+        s.x += 1
+
+    @invariant
+    def below_two(s):
+        return s.x < 2
+
+    @invariant
+    def not_two(s):
+        return s.x != 2
+
+
+def test_properties_violated_in_the_same_state_are_both_found_there():
+    result = ExplicitEngine(Machine(TwoAtOnce), CheckOptions(workers=1)).check()
+    assert {p.name: (p.verdict.value, len(p.trace.states)) for p in result.properties} == \
+        {"below_two": ("violated", 3), "not_two": ("violated", 3)}

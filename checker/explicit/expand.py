@@ -51,42 +51,40 @@ class _Binding:
 class _Action:
     """An action's bindings (a bit each, by position) and the tree of what they did.
 
-    A node of the tree is a list [variable index, {code: node}]; a leaf is the tuple of
-    steps, each (binding index, choices, written: a bit per variable changed or assigned,
-    patch, their new codes), `patch(st, codes)` making the successor
-    (`Machine.projection`). Replayed, a step reports as changed all it wrote."""
+    The tree's root is keyed by the codes of the variables the dispatch reads for the
+    action (`key`, read first on every path); below it a node is a list [variable
+    index, {code: node}]; a leaf is the tuple of steps, each (binding index, choices,
+    written: a bit per variable changed or assigned, patch, their new codes),
+    `patch(st, codes)` making the successor (`Machine.projection`). Replayed, a step
+    reports as changed all it wrote."""
 
-    __slots__ = ("mask", "first", "root", "paths", "hits", "misses", "remembering")
+    __slots__ = ("mask", "first", "key", "root", "paths", "hits", "misses", "remembering")
 
-    def __init__(self, mask: int, first: list[int], remember: bool):
+    def __init__(self, m, mask: int, first: list[int], remember: bool):
         self.mask, self.first, self.remembering = mask, first, remember
-        self.root = None
+        self.key = m.projection(sum(1 << i for i in first))[0]
+        self.root: dict = {}
         self.paths = self.hits = self.misses = 0
 
-    def replay(self, st: tuple):
-        """The steps remembered for `st`, or None."""
-        node = self.root
-        while node.__class__ is list:
-            node = node[1].get(st[node[0]])
-        return node
-
     def remember(self, st: tuple, read: list[int], steps: tuple) -> None:
-        """Keep `steps` under the codes `st` has for the variables `read` (in the order
-        they were read), or give up remembering where it does not pay."""
+        """Keep `steps` under the codes `st` has for the variables `read` after the
+        dispatch's (in the order they were read), or give up remembering where it does
+        not pay."""
         self.misses += 1
         if self.misses == TRIAL and self.hits * 10 < self.misses:
-            self.remembering, self.root = False, None
+            self.remembering, self.root = False, {}
             return
         if self.paths >= LIMIT:
             return
         self.paths += 1
-        if self.root is None:
-            self.root = _path(st, read, 0, steps)
+        key = self.key(st)
+        node, k = self.root.get(key), 0
+        if node is None:
+            self.root[key] = _path(st, read, 0, steps)
             return
-        node, k = self.root, 0
         while True:
             if k >= len(read) or node[0] != read[k]:        # it read otherwise this time:
-                self.remembering, self.root = False, None   # not a function of its reads
+                self.remembering, self.root = False, {}     # not a function of its reads
                 return
             child = node[1].get(st[node[0]])
             if child is None:
@@ -121,7 +119,7 @@ def expander(m, remember: bool = True) -> Callable[[tuple, Emit], int]:
             actions.append(actions[-1])
         else:
             mask = sum(1 << k for k, other in enumerate(m.bindings) if other.name == b.name)
-            actions.append(_Action(mask, dispatch.reads(mask), remember))
+            actions.append(_Action(m, mask, dispatch.reads(mask), remember))
 
     def expand(st: tuple, emit: Emit) -> int:
         base = None                                     # the scratch holds st when set
@@ -131,8 +129,10 @@ def expander(m, remember: bool = True) -> Callable[[tuple, Emit], int]:
             a = actions[(tried & -tried).bit_length() - 1]
             mine = tried & a.mask
             tried ^= mine
-            if a.remembering and a.root is not None:
-                steps = a.replay(st)
+            if a.remembering:
+                steps = a.root.get(a.key(st))           # what it did from these codes
+                while steps.__class__ is list:
+                    steps = steps[1].get(st[steps[0]])
                 if steps is not None:
                     a.hits += 1
                     if steps:
@@ -204,7 +204,7 @@ def expander(m, remember: bool = True) -> Callable[[tuple, Emit], int]:
             emit(b.index, succ, (), changed, True)
             b.undo(sc, base)
         if remembering:
-            a.remember(st, list(dict.fromkeys(reads)), tuple(taken))
+            a.remember(st, list(dict.fromkeys(reads))[len(a.first):], tuple(taken))
         return produced, base
 
     expand.replayed = lambda: sum(a.hits for a in set(actions))   # replays so far

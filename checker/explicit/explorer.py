@@ -185,16 +185,20 @@ class BreadthFirst:
         self.visited.seen[key] = parent
         pending = self.pending_after.get(changed)
         if pending is None:
-            pending = self.pending_after[changed] = [
-                (p, self.remembered[p.name]) for p in self.invariants + self.reachables
-                if p.reads & changed]
-        for p, memo in pending:                       # m.holds, inlined: the hot loop
+            pending = self.pending_after[changed] = self._pending(changed)
+        checks, project, passed = pending
+        if project is not None:                       # states whose codes passed them all
+            codes = project(st)
+            if codes in passed:
+                return
+        for p, memo in checks:                        # m.holds, inlined: the hot loop
             if memo is not None:
                 at = memo[0](st)
                 value = memo[1].get(at)
                 if value is not None:
                     if value is (p.kind is Kind.REACHABLE):
                         self._found(p, st)
+                        project = None
                     continue
             if not loaded:
                 m.load(m.scratch, st)
@@ -209,6 +213,21 @@ class BreadthFirst:
                 memo[1][at] = value
             if value is (p.kind is Kind.REACHABLE):     # a violation, or a witness
                 self._found(p, st)
+                project = None
+        if project is not None and len(passed) < PASSED:
+            passed.add(codes)
+
+    def _pending(self, changed: int) -> tuple:
+        """The pending properties to check after a step that changed `changed`, each
+        with its remembered values; the projection on all they read (None if one reads
+        what the source does not tell) and the set of codes that passed them all."""
+        checks = [(p, self.remembered[p.name]) for p in self.invariants + self.reachables
+                  if p.reads & changed]
+        reads = 0
+        for p, _ in checks:
+            reads |= p.reads
+        project = None if reads == -1 or not checks else self.machine.projection(reads)[0]
+        return checks, project, set()
 
     def _found(self, p, st):
         """`st` violates invariant `p` or witnesses reachable `p`: it is decided."""
@@ -282,6 +301,7 @@ class BreadthFirst:
 
 
 PARALLEL_FROM = 1000       # a level this large goes to the worker processes (if more than one)
+PASSED = 1 << 20           # codes remembered per set of pending properties as passing them all
 
 
 def remembered(m: Machine, p) -> tuple | None:
