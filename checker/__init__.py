@@ -5,13 +5,14 @@ state at a time), `checker.bulk` (the same BFS a level at a time) and `checker.s
 """
 from .lang.domains import Const, Enum, Int, Map, Option, Set, Ghost
 from .lang.dsl import (Spec, action, fault, invariant, reachable, eventually, leads_to, constraint,
-                  terminal, initial, require, choose, Disabled)
+                  terminal, initial, require, choose, Disabled, either, enabled, step_invariant,
+                  action_constraint, Transition)
 from .errors import CheckerError, SpecError, DomainError, ModelError, TraceError
 
 __all__ = [
     "Const", "Enum", "Int", "Map", "Option", "Set", "Ghost",
     "Spec", "action", "fault", "invariant", "reachable", "eventually", "leads_to", "constraint",
-    "terminal", "initial",
-    "require", "choose", "Disabled",
+    "terminal", "initial", "step_invariant", "action_constraint",
+    "require", "choose", "Disabled", "either", "enabled", "Transition",
     "CheckerError", "SpecError", "DomainError", "ModelError", "TraceError",
 ]

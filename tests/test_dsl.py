@@ -6,7 +6,8 @@ from typing import NamedTuple
 import pytest
 
 from checker import (Const, DomainError, Int, Map, Option, Set, Spec, SpecError, action,
-                     choose, constraint, initial, invariant, reachable, require, terminal)
+                     choose, constraint, enabled, initial, invariant, reachable, require,
+                     step_invariant, terminal)
 from checker.explicit.machine import Machine
 from conftest import explore, verdicts
 
@@ -499,3 +500,70 @@ def test_checker_enum_hashes_by_identity_and_changes_no_search():
     assert (fast.stats.distinct_states, fast.stats.generated, fast.stats.depth) == \
            (plain.stats.distinct_states, plain.stats.generated, plain.stats.depth) == (27, 55, 7)
     assert verdicts(fast) == verdicts(plain) == {"all_used": "holds"}
+
+
+class Stepper(Spec):
+    x: Int[0, 2] = 0
+
+    @action
+    def step(s):
+        require(s.x < 2)
+        s.x += 1
+
+
+def test_a_variable_of_a_subclass_named_like_an_action_of_its_base_is_a_name_clash():
+    class Shadowing(Stepper):
+        step: bool = False           # would silently remove the action
+
+    with pytest.raises(SpecError, match="step is a state variable of Shadowing and the action "
+                                        "step of Stepper: rename one") as e:
+        Machine(Shadowing)
+    assert e.value.where == _line_of(Stepper.step, "@action")
+
+
+def test_a_variable_declared_after_an_action_of_the_same_name_is_a_name_clash():
+    def declare():
+        class Late(Spec):
+            x: Int[0, 2] = 0
+
+            @action
+            def send(s):
+                s.x = 1
+            send: bool = False       # replaces the action in the class body
+        return Late
+
+    with pytest.raises(SpecError, match="send is both a state variable and a method of Late") as e:
+        Machine(declare())
+    assert e.value.where == _line_of(declare, "send: bool")
+
+
+@pytest.mark.parametrize("body,message", [
+    ("return enabled(s.nothing)", "has no attribute 'nothing'"),
+    ("return enabled(s.helper)", "helper is not an action of Asked"),
+    ("return enabled(s.step, y=1)", "step has no parameter y"),
+])
+def test_enabled_of_what_is_no_action_is_a_spec_error_at_the_property(body, message):
+    namespace = {}
+    exec(f"def asks(s):\n    {body}\n", {"enabled": enabled}, namespace)
+
+    class Asked(Stepper):
+        def helper(s):
+            return True
+        asked = invariant(namespace["asks"])
+
+    with pytest.raises(SpecError, match=message):
+        explore(Asked)
+
+
+def test_a_step_invariant_takes_the_states_before_and_after():
+    def declare():
+        class OneState(Stepper):
+            @step_invariant
+            def grows(s):
+                return True
+        return OneState
+
+    with pytest.raises(SpecError, match=r"grows: a @step_invariant reads the states before and "
+                                        r"after a step, and optionally the step") as e:
+        Machine(declare())
+    assert e.value.where == _line_of(declare, "@step_invariant")

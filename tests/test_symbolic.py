@@ -70,6 +70,8 @@ def test_every_action_and_property_of_every_example_reads_symbolically(path):
     for p in m.properties:
         if p.kind in ("invariant", "reachable"):
             rel.formula(p.fn, p.name)
+        elif p.kind == "step_invariant":
+            rel.step_violations(p)
 
 
 # ---------------------------------------------------------------- differential: BMC vs BFS
@@ -86,7 +88,7 @@ def test_bmc_finds_each_violation_at_the_bfs_depth_and_none_where_bfs_proves(pat
     depth = max([len(p.trace.steps) - 1 for p in bfs.values() if p.trace] + [4])
     bmc = check(BMC, m, deadlock=True, max_depth=min(depth, 8))
     for name, p in bfs.items():
-        if p.kind not in ("invariant", "deadlock", "reachable"):
+        if p.kind not in ("invariant", "deadlock", "reachable", "step_invariant"):
             continue
         if p.trace is not None and len(p.trace.steps) - 1 <= 8:
             assert bmc[name].verdict == p.verdict

@@ -20,7 +20,8 @@ from ..options import CheckOptions
 from .parallel import Partitioned, can_fork
 from ..results import Coverage, PropertyResult, RunResult, Stats, Verdict
 from .store import Visited, fingerprint
-from .trace import build_trace
+from .steps import allowed, step_holds, view, within
+from .trace import build_trace, with_step
 
 
 class Search:
@@ -32,8 +33,10 @@ class Search:
             chosen = [p for p in chosen if p.name in options.properties]
         self.invariants = [p for p in chosen if p.kind == Kind.INVARIANT]
         self.reachables = [p for p in chosen if p.kind == Kind.REACHABLE]
+        self.step_invariants = [p for p in chosen if p.kind == Kind.STEP_INVARIANT]
         self.liveness = [p for p in chosen if p.kind in LIVENESS_KINDS]
         self.found: dict[str, tuple] = {}       # property name -> state (violation / witness)
+        self.steps_found: dict[str, tuple] = {}  # step property -> (state, binding, choices, successor)
 
     def pending(self):
         return ([p for p in self.invariants if p.name not in self.found],
@@ -94,7 +97,7 @@ class ExplicitEngine:
         deadline = started + opts.max_seconds if opts.max_seconds else float("inf")
         bfs = BreadthFirst(m, opts, search, stats, fired, visited, steps, deadline, self.progress)
         level = bfs.initial_level()
-        parallel = (opts.workers > 1 or opts.ray) and self._parallel_allowed(steps, visited)
+        parallel = (opts.workers > 1 or opts.ray) and self._parallel_allowed(search, steps, visited)
         while level:
             if parallel and len(level) >= PARALLEL_FROM:
                 partitioned, depth = self._partitioned(bfs), stats.depth
@@ -123,9 +126,10 @@ class ExplicitEngine:
             return RayPartitioned(bfs, self.options.workers, self.options.ray)
         return Partitioned(bfs, self.options.workers)
 
-    def _parallel_allowed(self, steps, visited) -> bool:
+    def _parallel_allowed(self, search, steps, visited) -> bool:
         """Workers keep fingerprints and report no graph: say why one process runs."""
         why = ("liveness reads the whole state graph" if steps is not None else
+               "step properties are checked in one process" if search.step_invariants else
                "--store exact" if visited.mode == "exact" else
                "this platform cannot fork" if not (can_fork() or self.options.ray) else None)
         if why:
@@ -157,6 +161,22 @@ class BreadthFirst:
         self.remembered = {p.name: remembered(machine, p) for p in invariants + reachables}
         self.pending_after: dict[int, list] = {}    # changed bits -> the properties to check
         self.next_level: list[tuple] = []
+        self.step_invariants = list(search.step_invariants)
+
+    def take_step(self, st, before, index, choices, succ) -> bool:
+        """Whether the action constraints let a step from `st` (`before`, a view of it) be
+        taken; if so, and it changes the state and ends inside the @constraint, check the
+        pending step properties on it."""
+        m = self.machine
+        binding = m.all_bindings[index]
+        after = view(m, succ)
+        if not allowed(m, before, after, binding):
+            return False
+        if self.step_invariants and succ != st and within(m, after):
+            for p in [p for p in self.step_invariants if not step_holds(m, p, before, after, binding)]:
+                self.search.steps_found[p.name] = (st, binding, choices, succ)
+                self.step_invariants.remove(p)
+        return True
 
     def initial_level(self) -> list[tuple]:
         m, visited = self.machine, self.visited
@@ -264,11 +284,14 @@ class BreadthFirst:
         seen, exact = self.visited.seen, self.visited.exact
         check_deadlock, terminals = opts.deadlock, m.terminals
         max_states = opts.max_states or float("inf")
-        st = here = taken = None
+        st = here = taken = before = None
+        take_step = self.take_step
 
         def emit(index, succ, choices, changed, loaded):
             """One step from `st` (whose key is `here`): a state to keep if new."""
             fired[index] += 1
+            if before is not None and not take_step(st, before, index, choices, succ):
+                return
             if succ is st:                      # nothing written (see Machine.codecs)
                 return
             if taken is not None and succ != st:    # (written, but to the same values)
@@ -290,6 +313,7 @@ class BreadthFirst:
                     self.progress(stats)
                     self.next_report = now + 1.0
             here = st if exact else fingerprint(st)
+            before = view(m, st) if self.step_invariants or m.action_constraints else None
             if steps is not None:
                 taken = steps[st] = []
             produced = expand(st, emit)
@@ -330,6 +354,16 @@ def verdicts(m: Machine, options: CheckOptions, search: Search, path_of, deadloc
             reason = None if p.kind == Kind.INVARIANT else "no reachable state satisfies it"
             trace = None
         results.append(PropertyResult(p.name, p.kind, verdict, reason, trace, where=p.where))
+    for p in search.step_invariants:
+        found = search.steps_found.get(p.name)
+        if found is not None:
+            st, binding, choices, succ = found
+            trace = with_step(build_trace(m, path_of(st)), binding, choices, succ)
+            results.append(PropertyResult(p.name, p.kind, Verdict.VIOLATED, "shortest counterexample",
+                                          trace, where=p.where))
+        else:
+            results.append(PropertyResult(p.name, p.kind, Verdict.UNKNOWN if stopped else Verdict.HOLDS,
+                                          stopped, where=p.where))
     for p in search.liveness:
         verdict, reason, trace = lassos.get(p.name, (Verdict.UNKNOWN, stopped, None))
         results.append(PropertyResult(p.name, p.kind, verdict, reason, trace, where=p.where))

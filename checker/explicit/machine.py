@@ -20,6 +20,7 @@ from ..lang.values import NO_ARG
 from .dispatch import selectors
 from .expand import expander
 from .fastpath import DISABLED, leading_conditions, split_guard
+from .steps import Enabled, allowed, view
 
 DECODE_CACHE = 1 << 15      # decoded maps/sets kept per variable: undo leaves them as decoded
 
@@ -111,7 +112,8 @@ class Machine(BoundSpec):
     def _generate_codecs(self):
         names = [v.name for v in self.variables]
         self.state_cls = type(f"{self.spec_cls.__name__}State", (self.spec_cls,),
-                              {"__slots__": tuple(names) + ("_undo", "_changed"), **self.env})
+                              {"__slots__": tuple(names) + ("_undo", "_changed"), **self.env,
+                               "__checker_enabled__": Enabled(self)})
         ns: dict[str, Any] = {"CACHE": DECODE_CACHE}
         load = []
         for v in self.variables:
@@ -290,8 +292,8 @@ class Machine(BoundSpec):
         return SpecError(f"{label} raised {type(e).__name__}: {e}", user_frame(e) or self.where)
 
     def successors(self, st) -> list[tuple[Binding, tuple, tuple]]:
-        """(binding, choices, successor) for every enabled transition out of `st`, as
-        the search takes them (`checker.explicit.expand`)."""
+        """(binding, choices, successor) for every enabled transition out of `st` that
+        the action constraints allow, as the search takes them (`checker.explicit.expand`)."""
         steps = []
         previous = install_oracle(self.oracle)
         try:
@@ -299,6 +301,9 @@ class Machine(BoundSpec):
                         steps.append((self.all_bindings[index], choices, succ)))
         finally:
             install_oracle(previous)
+        if self.action_constraints:
+            before = view(self, st)
+            steps = [(b, c, succ) for b, c, succ in steps if allowed(self, before, view(self, succ), b)]
         return steps
 
     @functools.cached_property
@@ -346,8 +351,12 @@ class Machine(BoundSpec):
 
     def holds(self, fn, what) -> bool:
         """Evaluate `fn` on the scratch as it is now."""
+        return self.satisfies(fn, what, self.scratch)
+
+    def satisfies(self, fn, what, *states) -> bool:
+        """`fn(*states)`, a property or constraint read on spec instances, as a bool."""
         try:
-            value = fn(self.scratch)
+            value = fn(*states)
         except SPEC_FAILURES as e:
             raise self.error_in(what, e) from None
         return value if value is True or value is False else truth(value, what, fn)  # hot: inline

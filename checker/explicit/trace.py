@@ -13,6 +13,7 @@ from typing import Any
 from ..lang.dsl import Kind
 from .fairness import unfair
 from .machine import Machine
+from .steps import step_holds, view, within
 
 
 @dataclasses.dataclass
@@ -51,6 +52,13 @@ def build_trace(machine: Machine, path: list[tuple]) -> Trace:
     for prev, cur in zip(path, path[1:]):
         steps.append(find_step(machine, prev, cur))
     return Trace(steps)
+
+
+def with_step(trace: Trace, binding, choices: tuple, succ: tuple) -> Trace:
+    """`trace` followed by one more step: `binding` (with `choices`) to state `succ`."""
+    trace.steps.append(Step(succ, binding.name, binding.kind, dict(binding.param_labels),
+                            tuple(_show(c) for c in choices)))
+    return trace
 
 
 def find_step(machine: Machine, prev: tuple, cur: tuple, action: str | None = None,
@@ -145,11 +153,25 @@ def _claim(machine: Machine, trace: Trace) -> tuple[str, str | None]:
     if prop.kind == Kind.INVARIANT:
         holds = machine.check(prop.fn, last, name)
         return f"{name} violated", "its last state satisfies it" if holds else None
+    if prop.kind == Kind.STEP_INVARIANT:
+        violates = len(trace.steps) > 1 and _last_step_violates(machine, prop, trace)
+        return f"{name} violated", None if violates else "its last step does not violate it"
     if prop.kind == Kind.REACHABLE:
         holds = machine.check(prop.fn, last, name)
         return f"a state satisfying {name}", None if holds else "its last state does not"
     return f"{name} violated", None if trace.loop is not None else \
         "it has no loop, and a liveness counterexample is a lasso"
+
+
+def _last_step_violates(machine: Machine, prop, trace: Trace) -> bool:
+    """Whether the trace's last step, as labelled, is one the search checks (it changes
+    the state, into the @constraint) and violates step property `prop`."""
+    prev, last = trace.steps[-2].state, trace.steps[-1]
+    before, after = view(machine, prev), view(machine, last.state)
+    return last.state != prev and within(machine, after) and any(
+        not step_holds(machine, prop, before, after, b)
+        for b, _, succ in machine.successors(prev)
+        if succ == last.state and b.name == last.action and dict(b.param_labels) == last.params)
 
 
 def _replay_cycle(machine: Machine, trace: Trace) -> ReplayReport:

@@ -16,6 +16,7 @@ from typing import Any, Callable
 from ..errors import SPEC_FAILURES, DomainError, SpecError, where_defined
 from .domains import Const, Domain, Expr, Fill, GhostDomain, IntRange, OutOfDomain, as_domain
 from .dsl import FAIRNESS, Kind, Role, Spec, spec_members
+from .namespace import check_namespace
 from .reads import state_reads
 from .values import MapValue, SetValue
 
@@ -86,7 +87,7 @@ class Fairness:
 @dataclasses.dataclass
 class Property:
     name: str
-    kind: Kind                         # INVARIANT, REACHABLE, EVENTUALLY or LEADS_TO
+    kind: Kind                         # a property kind, or ACTION_CONSTRAINT
     fn: Callable
     where: str | None
     instances: list[tuple] = dataclasses.field(default_factory=lambda: [()])
@@ -95,6 +96,8 @@ class Property:
     """(parameter, value shown) of each instance, as Binding.param_labels."""
     reads: int = -1
     """A bit per state variable (by index) that it may read; -1: any (see `reads`)."""
+    takes_step: bool = False
+    """A step property or action constraint that is also given the `Transition` taken."""
 
 
 class BoundSpec:
@@ -117,11 +120,15 @@ class BoundSpec:
         self.env = self._bind_constants(constants or {})
         self.symbolic = self._bind_symbolic(symbolic or {})
         self.variables = self._collect_variables(members)
+        check_namespace(spec_cls, {v.name for v in self.variables})
         roles = {n: (m, m.__checker_role__) for n, m in members.items()
                  if callable(m) and isinstance(getattr(m, "__checker_role__", None), Role)}
         self.groups = self._bind_groups(roles, groups or {})
         self.properties = [self._property(n, r.kind, m, members) for n, (m, r) in roles.items()
-                           if r.kind in PROPERTY_KINDS]
+                           if r.kind in PROPERTY_KINDS] + \
+                          [_on_steps(n, m) for n, (m, r) in roles.items() if r.kind == Kind.STEP_INVARIANT]
+        self.action_constraints = [_on_steps(n, m) for n, (m, r) in roles.items()
+                                   if r.kind == Kind.ACTION_CONSTRAINT]
         self.constraints = [m for m, r in roles.values() if r.kind == Kind.CONSTRAINT]
         self.terminals = [m for m, r in roles.values() if r.kind == Kind.TERMINAL]
         inits = [m for m, r in roles.values() if r.kind == Kind.INITIAL]
@@ -280,6 +287,19 @@ class BoundSpec:
 
     # ------------------------------------------------------------ what engines share
 
+    def bindings_of(self, name: str, args: dict) -> list[Binding]:
+        """The bindings of action `name` the model switches on, with these arguments (the
+        others any), for `enabled(s.name, **args)`; a ValueError says what it got wrong."""
+        every = [b for b in self.all_bindings if b.name == name]
+        if not every:
+            raise ValueError(f"enabled(s.{name}): {name} is not an action of {self.spec_cls.__name__}")
+        unknown = set(args) - {p for p, _ in every[0].params}
+        if unknown:
+            raise ValueError(f"enabled(s.{name}, ...): {name} has no parameter "
+                             f"{', '.join(sorted(unknown))}")
+        return [b for b in self.bindings if b.name == name and
+                all(dict(b.params)[k] == v for k, v in args.items())]
+
     def defaults(self, encode: Callable[[Variable, Any], Any]) -> list:
         """Each variable's default as `encode(variable, value)` gives it (MISSING where it
         has none, for the @initial method to set); one outside its domain is an error."""
@@ -333,16 +353,24 @@ class BoundSpec:
 
 
 
+def _on_steps(name: str, fn: Callable) -> Property:
+    """A step property or action constraint: `fn(s, t)` or `fn(s, t, step)`."""
+    kind = fn.__checker_role__.kind
+    arity = len(inspect.signature(fn).parameters)
+    if arity not in (2, 3):
+        raise SpecError(f"{name}: a @{kind} reads the states before and after a step, and "
+                        f"optionally the step: def {name}(s, t) or def {name}(s, t, step)",
+                        where_defined(fn))
+    return Property(name, kind, fn, where_defined(fn), takes_step=arity == 3)
+
+
 class _ReadsState(BaseException):
     """A probe read a state variable (BaseException: a spec's `except` cannot hide it)."""
 
 
 def _check_default(name, default, klass):
-    """A variable's default is a plain value: not a method of the same name (which
-    replaces it in the class) nor a model constant (bound only later)."""
-    if inspect.isfunction(default):
-        raise SpecError(f"{name} is both a state variable and a method of {klass.__name__}: "
-                        f"rename one", where_defined(default))
+    """A variable's default is a plain value, not a model constant (bound only later); one
+    that is a method is the clash `check_namespace` reports."""
     value = default.value if isinstance(default, Fill) else default
     if isinstance(value, Expr):
         what = f"the constant {value.name}" if isinstance(value, Const) else "constants"

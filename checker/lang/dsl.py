@@ -57,6 +57,31 @@ def choose(domain):
     return _oracle[0].choose(domain)
 
 
+DISJUNCTS = (True, False)
+
+
+def either() -> bool:
+    """A disjunction inside an action: `if either(): A  else: B` is TLA+'s `A \\/ B`.
+
+    Both branches are explored, one successor per branch that stays enabled (a `require`
+    false in a branch disables that branch only), so two branches reaching the same state
+    count twice among the states generated, as TLC counts its disjuncts. More disjuncts
+    chain: `if either(): A  elif either(): B  else: C`.
+    """
+    return choose(DISJUNCTS)
+
+
+def enabled(action, **args) -> bool:
+    """TLA+'s ENABLED, in a property: whether `action` (written `s.name`) has a step from
+    the state `s` holds, with the arguments given (the others any)."""
+    state = getattr(action, "__self__", None)
+    ask = getattr(type(state), "__checker_enabled__", None)
+    if ask is None:
+        raise TypeError(f"enabled({action!r}): name an action of the state, as "
+                        f"enabled(s.action, param=value)")
+    return ask(state, action.__name__, args)
+
+
 def ordered_values(domain, env) -> list:
     """The values `choose(domain)` ranges over, in a deterministic order."""
     if isinstance(domain, Domain):
@@ -89,6 +114,8 @@ class Kind(enum.StrEnum):
     LEADS_TO = "leads_to"
     CONSTRAINT = "constraint"
     TERMINAL = "terminal"
+    STEP_INVARIANT = "step_invariant"
+    ACTION_CONSTRAINT = "action_constraint"
     INITIAL = "initial"
     DEADLOCK = "deadlock"
 
@@ -162,6 +189,29 @@ def leads_to(fn):
 def constraint(fn):
     """State constraint (TLC's CONSTRAINT): successors outside it are counted, not explored."""
     return _mark(Kind.CONSTRAINT, fn)
+
+
+def step_invariant(fn):
+    """Safety of every step (TLA+ `[][P]_vars`): `def p(s, t)` reads the state before
+    (`s`) and after (`t`) a step; `def p(s, t, step)` also the `Transition` taken. It
+    must hold on every step the search takes that changes the state (stuttering is
+    allowed, as in `[][P]_vars`)."""
+    return _mark(Kind.STEP_INVARIANT, fn)
+
+
+def action_constraint(fn):
+    """TLC's ACTION_CONSTRAINT, read like a `@step_invariant`: a step where it is false is
+    counted among the states generated, as TLC counts it, but not taken."""
+    return _mark(Kind.ACTION_CONSTRAINT, fn)
+
+
+@dataclasses.dataclass(frozen=True)
+class Transition:
+    """The step a step property or action constraint is asked about: the action's name
+    and its arguments by parameter name."""
+
+    action: str
+    args: dict
 
 
 def terminal(fn):

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import functools
 import time
-from typing import Iterator
+from typing import Callable, Iterator
 
 import z3
 
@@ -31,15 +32,19 @@ DEFAULT_DEPTH = 30
 @dataclasses.dataclass
 class Goal:
     name: str
-    kind: Kind                  # INVARIANT, REACHABLE or DEADLOCK
+    kind: Kind                  # INVARIANT, REACHABLE, STEP_INVARIANT or DEADLOCK
     where: str | None
     bad: z3.BoolRef             # the states that decide the property when reachable
     covers: str = ""            # the symbolic constants' values a proof is for
+    ending: Callable[[Trace], Trace] | None = None
+    """A step property's: the trace to a bad state, followed by a step that violates it."""
 
     def found(self, finding: tuple[Trace | None, str], how: str) -> PropertyResult:
         """The verdict when a bad state is reachable (a trace, and the symbolic constants'
         values, leading to it)."""
         trace, instance = finding
+        if trace is not None and self.ending is not None:
+            trace = self.ending(trace)
         verdict = Verdict.HOLDS if self.kind == Kind.REACHABLE else Verdict.VIOLATED
         what = "witness" if self.kind == Kind.REACHABLE else "counterexample"
         return PropertyResult(self.name, self.kind, verdict, f"{how} {what}{instance}", trace,
@@ -62,12 +67,32 @@ def _result(goal, verdict, reason, **extra):
 
 def goals(rel: Relation, options: CheckOptions) -> list[Goal]:
     covers = coverage(rel.machine)
-    found = [Goal(p.name, p.kind, p.where, rel.formula(p.fn, p.name) if p.kind == Kind.REACHABLE
-                  else z3.Not(rel.formula(p.fn, p.name)), covers)
-             for p in safety_properties(rel.machine, options)]
+    found = [_goal(rel, p, covers) for p in safety_properties(rel.machine, options)]
     if options.deadlock:
         found.append(Goal("deadlock", Kind.DEADLOCK, None, rel.deadlocked(), covers))
     return found
+
+
+def _goal(rel: Relation, p, covers: str) -> Goal:
+    """A property as a goal: the states where it fails (for a step property, those with a
+    step that violates it), or those that witness a @reachable."""
+    if p.kind == Kind.STEP_INVARIANT:
+        return Goal(p.name, p.kind, p.where, z3.Or(rel.step_violations(p)), covers,
+                    functools.partial(_violating_step, rel, p))
+    formula = rel.formula(p.fn, p.name)
+    return Goal(p.name, p.kind, p.where, formula if p.kind == Kind.REACHABLE else z3.Not(formula),
+                covers)
+
+
+def _violating_step(rel: Relation, p, trace: Trace) -> Trace:
+    """`trace`, to a state with a step that violates step property `p`, and that step."""
+    solver = z3.Solver()
+    solver.add(rel.state_is(trace.steps[-1].state))
+    for step, bad in zip(rel.steps, rel.step_violations(p)):
+        if answer(solver.check, bad) == z3.sat:
+            trace.steps.append(_labelled(step, rel.decode(solver.model(), step.next)))
+            return trace
+    raise AssertionError(f"no step violating {p.name} from the last state of its trace")
 
 
 def chosen_properties(machine: BoundSpec, options: CheckOptions):
@@ -142,9 +167,7 @@ class Unrolling:
         steps = [Step(rel.decode(model, self.states[0]))]
         for i in range(1, len(self.states)):
             step = rel.steps[model.eval(self.which[i - 1], model_completion=True).as_long()]
-            b = step.binding
-            steps.append(Step(rel.decode(model, self.states[i]), b.name, b.kind,
-                              dict(b.param_labels), tuple(_show(c) for c in step.choices)))
+            steps.append(_labelled(step, rel.decode(model, self.states[i])))
         return Trace(steps)
 
     def check_failures(self):
@@ -156,6 +179,12 @@ class Unrolling:
                 if z3.is_true(model.eval(self.at(f.condition, self.last), model_completion=True)):
                     raise SpecError(f"{f.message} (from a state reachable in {self.last} "
                                     f"steps)", f.where)
+
+
+def _labelled(step, code: tuple) -> Step:
+    """A trace step to state `code`, labelled with the relation step that reached it."""
+    b = step.binding
+    return Step(code, b.name, b.kind, dict(b.param_labels), tuple(_show(c) for c in step.choices))
 
 
 def _show(value) -> str:

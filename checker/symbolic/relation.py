@@ -15,17 +15,17 @@ from typing import Callable
 
 import z3
 
-from ..lang.bound import MISSING, Binding, BoundSpec
+from ..lang.bound import MISSING, Binding, BoundSpec, Property
 from ..lang.bound import truth as concrete_truth
 from ..lang.domains import OutOfDomain
-from ..lang.dsl import spec_members
+from ..lang.dsl import Transition, spec_members
 from ..errors import SpecError, user_frame, where_defined
 from .interrupt import answer
 from .merge import Scratch, merging
 from .paths import Explorer
 from .rewrite import Compiler
 from .shapes import shape_of
-from .terms import SInt, bool_term
+from .terms import SBool, SInt, bool_term
 
 
 @dataclasses.dataclass
@@ -102,7 +102,8 @@ class Relation:
         members = {n: _merged(self.compiler.member(v)) for n, v in spec_members(spec).items()
                    if not n.startswith("__") and n not in names}
         return type(f"{spec.__name__}Symbolic", (spec,),
-                    {**members, **self.env, "__slots__": tuple(names)})
+                    {**members, **self.env, "__slots__": tuple(names),
+                     "__checker_enabled__": self._enabled})
 
     def view(self, leaves_per_var=None):
         """A scratch state whose variables are views of the given leaves (default: x)."""
@@ -183,16 +184,43 @@ class Relation:
             return [Step(None, (), z3.BoolVal(True), self._next(setup(), "initial"))]
         return list(self._steps(m.initializer, (), "initial", None, setup))
 
-    def formula(self, fn, what) -> z3.BoolRef:
-        """`fn(s)` (a property, constraint, ...) as a formula over x, read once."""
-        key = f"{what} {fn.__qualname__} {where_defined(fn)}"
+    def formula(self, fn, what, args=(), tag="") -> z3.BoolRef:
+        """`fn(s, *args)` (a property, constraint, ...) as a formula over x, read once
+        (`tag` tells apart readings with different `args`)."""
+        key = f"{what} {fn.__qualname__} {where_defined(fn)}{tag}"
         if key not in self.formulas:
             def truth(sc, outcome):
                 term = bool_term(outcome)     # a concrete non-bool is a failure, as explicitly
                 return z3.BoolVal(concrete_truth(outcome, what, fn)) if term is None else term
             self.formulas[key] = z3.Or([z3.And(p.condition, p.outcome)
-                                        for p in self._paths(fn, (), what, self.view, truth)])
+                                        for p in self._paths(fn, args, what, self.view, truth)])
         return self.formulas[key]
+
+    def on_step(self, p: Property, i: int) -> z3.BoolRef:
+        """Step property or action constraint `p` on step `i`, as a formula over x:
+        `p.fn(s, t[, transition])` where t is the state the step leads to."""
+        step = self.steps[i]
+        after = self.view(self.split(step.next))
+        taken = (Transition(step.binding.name, dict(step.binding.params)),) if p.takes_step else ()
+        return self.formula(p.fn, p.name, (after, *taken), f" on step {i}")
+
+    def allowed(self, i: int) -> z3.BoolRef:
+        """Where the action constraints let step `i` be taken."""
+        return z3.And([self.on_step(c, i) for c in self.machine.action_constraints])
+
+    def step_violations(self, p: Property) -> list[z3.BoolRef]:
+        """Per step, the states it is taken from (allowed by the action constraints, into
+        the @constraint), changing the state and violating step property `p`."""
+        return [z3.And(s.guard, self.allowed(i), self.rename(self.constraint, s.next),
+                       z3.Or([a != b for a, b in zip(self.flat, s.next)]), z3.Not(self.on_step(p, i)))
+                for i, s in enumerate(self.steps)]
+
+    def _enabled(self, sc, name: str, args: dict) -> SBool:
+        """`enabled(s.name, **args)` on the symbolic state `sc`: a step of such a binding
+        is enabled in the state it holds."""
+        chosen = set(map(id, self.machine.bindings_of(name, args)))
+        enabled = z3.Or([s.guard for s in self.steps if id(s.binding) in chosen])
+        return SBool(self.rename(enabled, self._next(sc, f"enabled(s.{name})")))
 
     # ------------------------------------------------------------ formulas
 
@@ -217,8 +245,8 @@ class Relation:
 
     def next(self, xs2, which: z3.ArithRef | None = None) -> z3.BoolRef:
         """Next(x, xs2); with `which`, also which step (its index in `steps`) was taken."""
-        return z3.Or([z3.And(([which == i] if which is not None else []) + [s.guard] +
-                             _equal(xs2, s.next))
+        return z3.Or([z3.And(([which == i] if which is not None else []) + [s.guard, self.allowed(i)]
+                             + _equal(xs2, s.next))
                       for i, s in enumerate(self.steps)])
 
     def failing(self) -> z3.BoolRef:
