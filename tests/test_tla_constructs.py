@@ -259,3 +259,27 @@ def test_the_cat_is_found_and_not_by_an_observer_that_never_turns():
     [lost] = ExplicitEngine(m, CheckOptions()).check().properties
     assert lost.verdict.value == "violated" and lost.trace.loop is not None
     assert replay(m, lost.trace).ok
+
+
+class CutShort(Spec):
+    """VARIABLE x  Init == x = 0  Next == x < 2 /\\ x' = x + 1  ACTION_CONSTRAINT x' # 2"""
+    x: Int[0, 2] = 0
+
+    @action
+    def next(s):
+        require(s.x < 2)
+        s.x += 1
+
+    @action_constraint
+    def not_to_two(s, t):
+        return t.x != 2
+
+
+def test_a_state_whose_steps_are_all_cut_is_no_deadlock_as_for_tlc():
+    """TLC: 3 states generated, 2 distinct, depth 2, no deadlock."""
+    result = ExplicitEngine(Machine(CutShort), CheckOptions(deadlock=True)).check()
+    assert [(p.name, p.verdict.value) for p in result.properties] == [("deadlock", "holds")]
+    stats = result.stats
+    assert (stats.distinct_states, stats.generated, stats.depth) == (2, 3, 2)
+    [bmc] = BMC(Machine(CutShort), CheckOptions(deadlock=True, max_depth=3)).check().properties
+    assert bmc.verdict.value == "unknown"               # no deadlock within the bound either
