@@ -54,6 +54,7 @@ class ExplicitEngine:
     def check(self, model_name: str = "") -> RunResult:
         m, opts = self.machine, self.options
         self.notes: list[str] = []             # how the search ran, for the summary line
+        self.split = False                     # over worker processes (each remembers apart)
         search = Search(m, opts)
         stats = Stats()
         fired = [0] * len(m.all_bindings)      # indexed by Binding.index
@@ -73,6 +74,8 @@ class ExplicitEngine:
             stats.seconds = time.perf_counter() - started
             stats.distinct_states = len(visited)
         stats.complete = stopped is None
+        if not self.split:
+            self.notes.append(remembered_note(m))
         lassos = liveness.check(m, list(visited.seen), steps, search.liveness) \
             if search.liveness and not stopped else {}
         path_of = functools.partial(visited.path, initial=m.initial_states,
@@ -98,6 +101,7 @@ class ExplicitEngine:
         while level:
             if parallel and len(level) >= PARALLEL_FROM:
                 partitioned, depth = self._partitioned(bfs), stats.depth
+                self.split = True
                 try:
                     return partitioned.run(level, started)
                 finally:
@@ -302,6 +306,14 @@ class BreadthFirst:
 
 PARALLEL_FROM = 1000       # a level this large goes to the worker processes (if more than one)
 PASSED = 1 << 20           # codes remembered per set of pending properties as passing them all
+
+
+def remembered_note(m: Machine) -> str:
+    """How many action runs were replayed, and which actions stopped remembering, why."""
+    replayed, run, forgotten = m.expand.memory()
+    share = f"{replayed / (replayed + run):.0%}" if replayed + run else "none"
+    return "; ".join([f"{share} of {replayed + run:,} action runs replayed",
+                      *(f"{name} not remembered: {why}" for name, why in forgotten.items())])
 
 
 def remembered(m: Machine, p) -> tuple | None:
