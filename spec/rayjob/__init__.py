@@ -84,14 +84,14 @@ Abstractions and simplifications (each keeps the verdicts of the properties)
   effect of their own, and what a delayed read can see is what the stale cache models.
 * resourceVersions are not numbers: every RayJob write by another actor marks the
   operator's copy stale (`m_fresh`), which is exactly what the 409 comparison decides.
-* Informer cache (L = 1): per object SYNC / FRESH / BEHIND plus the previous view; a version
-  once observed is never withheld again; after a restart the cache is current. L = 0
-  models a cache that is always current. This is *not* an over-approximation of a lagging
-  informer: a real cache may return any version not older than the last one the operator
-  observed, several changes behind (a Job created and then completed may still read
-  NotFound), while here it is at most one change behind per object. A deliberate
-  simplification (issue 19, deviation 3, not done): the stale-cache verdicts hold for a
-  lag of one change per object, not for every lag.
+* Informer cache (state.py, cache.py): per object kind a read returns any version not
+  older than the last one the operator observed and at most L changes behind the API
+  server (L = 0, 1, 2), which is what a lagging informer can return; after a restart
+  the cache is current. Each bound is exact, not an over-approximation of a longer lag:
+  with L = 1 a Job created and then completed reads Active at worst, with L = 2 it may
+  still read NotFound. The stale-cache verdicts are for the L of their model; L = 2
+  (`ops_all_lag2_F2`) moves none of `ops_all_F2`'s, nor of seven other stale-cache
+  models' (docs/design.md).
 * Time is an abstract clock of deadlines: `tick(r)` fires every armed deadline of duration
   <= r, so deadlines with a common start fire in order (30 s before 300 s). Time passes
   while the operator is down or idle after a reconcile that changed nothing and saw every

@@ -217,8 +217,10 @@ class Operator(RayJobState):
 
     def _cluster_named(s, c: ClusterId) -> bool:
         """Does anything but c's own head and GCS name c?"""
-        return (c in (s.rj_b.cluster, s.rj_prev_b.cluster, s.m_b.cluster, s.att_cluster, s.svc)
-                or s.cl_cr[c] or s.cl_cache[c] is CacheSt.BEHIND or s.cl_prev[c] is not CrView.ABSENT
+        return (c in (s.rj_b.cluster, s.rj_prev_b.cluster, s.rj_older_b.cluster, s.m_b.cluster,
+                      s.att_cluster, s.svc)
+                or s.cl_cr[c] or s.cl_cache[c] is CacheSt.BEHIND
+                or s.cl_prev[c] is not CrView.ABSENT or s.cl_older[c] is not CrView.ABSENT
                 or (s.job is not None and s.job.target is c)
                 or any(p is not None and p.target is c for p in s.pods.values()))
 
@@ -246,7 +248,8 @@ class Operator(RayJobState):
         return True
 
     def _job_id_in_use(s, j: JobId) -> bool:
-        return (j in (s.rj_b.job_id, s.rj_prev_b.job_id, s.m_b.job_id, s.att_job)
+        return (j in (s.rj_b.job_id, s.rj_prev_b.job_id, s.rj_older_b.job_id, s.m_b.job_id,
+                      s.att_job)
                 or (s.job is not None and s.job.job_id is j)
                 or s.mode is Mode.SIDECAR and any(sc is not None and sc.job_id is j
                                                   for sc in s.sidecar.values())
