@@ -15,8 +15,8 @@ from checker import Const, Ghost, Int, Map, Option, Spec, SpecError, initial
 
 from .types import (BACKOFF_LIMIT, EMPTY, NEW_RJ, OLDER, Age, CacheSt, ClStat, ClusterId, CrView,
                     ExitMode, Head, JobId, JobObj, JobView, JCond, Key, KvKey, Mode, Outcome, Pc,
-                    Phase, PodSlot, Rank, Rec, Result, RJBody, RJHead, Rules, Sidecar, Sink, SubPod,
-                    Timer, SIDECAR_RESTART_LIMIT)
+                    Phase, PodSlot, Rank, Rec, Result, RJBody, RJHead, Rules, Sidecar, Sink, Stray,
+                    SubPod, Timer, SIDECAR_RESTART_LIMIT)
 
 Count = Int[0, 2]            # saturating: 2 means "more than once"
 
@@ -34,6 +34,9 @@ class RayJobState(Spec):
     deletion_rules = Const(Rules.OFF, "spec.deletionStrategy.deletionRules (feature gate "
                                       "RayJobDeletionPolicy, on by default)")
     gcs_ft = Const(False, "GCS fault tolerance (Redis): job records survive a head restart")
+    driver_on_worker = Const(False, "entrypoint_num_cpus / entrypoint_resources (or "
+                                    "RAY_JOB_ALLOW_DRIVER_ON_WORKER_NODES): the job supervisor "
+                                    "and its driver run on a worker node, not on the head")
     lazy_ft_recovery = Const(True, "Ray 2.60: an orphaned RUNNING record turns FAILED only "
                                    "on an agent-routed call (OBS §4.6)")
     follow_exit_on_head_stop = Const(ExitMode.EITHER, "`ray job logs --follow` exit code "
@@ -65,6 +68,7 @@ class RayJobState(Spec):
     sidecar: Map[ClusterId, Option[Sidecar]] = Map.fill(None)   # each head pod's submitter
     # ------------------------------------------------------------ Ray
     kv: Map[KvKey, Rec] = Map.fill(Rec.NONE)     # job records, per cluster GCS
+    stray: Stray = Stray.NONE                    # a driver whose GCS forgot it (on a worker)
     # ------------------------------------------------------------ informer cache
     # per object: its state, how many earlier views it may return (FRESH) or how far
     # back it stands (BEHIND), the view one change back and the one two changes back
@@ -92,6 +96,14 @@ class RayJobState(Spec):
     m_cl: ClStat = ClStat.NONE                   # cluster status read in Running
     m_clean: bool = False                        # nothing changed since this reconcile began
     op_down: bool = False
+    # ------------------------------------------------------------ a paused ex-leader (failover.py)
+    ex_pc: Pc = Pc.IDLE                          # its next call; IDLE: there is none
+    ex_h: Option[RJHead] = None                  # its memory, as the operator's above
+    ex_b: RJBody = EMPTY
+    ex_orig: Option[Key] = None
+    ex_fresh: bool = False
+    ex_sub_fin: bool = False
+    ex_cl: ClStat = ClStat.NONE
     last_result: Result = Result.NONE
     # ------------------------------------------------------------ clock and faults
     t_subfin: Timer = Timer.OFF                  # Job finishedAt + 30 s
@@ -111,6 +123,7 @@ class RayJobState(Spec):
     att_cluster: Ghost[Option[ClusterId]] = None     # the identity it persisted first
     att_job: Ghost[Option[JobId]] = None
     cl_attempt: Ghost[Map[ClusterId, Option[Age]]] = Map.fill(None)  # which attempt created it
+    stray_att: Ghost[Option[Age]] = None         # the attempt of the stray driver
     named: Ghost[bool] = False                   # the current attempt has created a name
     two_names: Ghost[bool] = False               # some attempt created two
     cl_creates: Ghost[Map[Age, Count]] = Map.fill(0)
@@ -137,6 +150,7 @@ class RayJobState(Spec):
     ttl_cleanup: Ghost[bool] = False
     finalizer_removed: Ghost[bool] = False       # a deletion went through the finalizer
     resumed: Ghost[bool] = False
+    failed_over: Ghost[bool] = False             # a leader-election failover happened
 
     @initial
     def init(s):
@@ -193,6 +207,7 @@ class RayJobState(Spec):
         s.rj, s.rj_b = h, b
         if not own:
             s.m_fresh = False
+        s.ex_fresh = False                        # a paused ex-leader's copy (failover.py)
 
     def _set_cluster(s, c, cr: bool, head: Head):
         s.m_clean = False
@@ -337,6 +352,7 @@ class RayJobState(Spec):
         one joins the older ones (its counts folded into theirs by max)."""
         for c in ClusterId:
             s.cl_attempt[c] = OLDER[s.cl_attempt[c]]
+        s.stray_att = OLDER[s.stray_att]
         for counter in (s.cl_creates, s.job_creates, s.driver_starts, s.submit_calls):
             counter[Age.OLD] = max(counter[Age.OLD], counter[Age.PREV])
             counter[Age.PREV], counter[Age.CUR] = counter[Age.CUR], 0

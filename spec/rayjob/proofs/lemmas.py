@@ -16,7 +16,7 @@ from checker import invariant
 
 from ..state import RayJobState
 from ..types import (EMPTY, NOT_RETRIED, Age, CacheSt, ClStat, ClusterId, CrView, JCond,
-                    JobView, Mode, Pc, Phase, PodSlot, Rank, Timer, key)
+                    JobView, Mode, Pc, Phase, PodSlot, Rank, Stray, Timer, key)
 
 NAMED_CALLS = (Pc.CREATE_CLUSTER, Pc.CREATE_JOB, Pc.CREATE_SVC, Pc.UPDATE_SVC,
                Pc.GET_JOB_INFO, Pc.SUBMIT_JOB)
@@ -80,6 +80,18 @@ class Lemmas(RayJobState):
                 and all(s.cl_cache[c] is CacheSt.SYNC and s.cl_lag[c] == 0
                         and s.cl_prev[c] is CrView.ABSENT and s.cl_older[c] is CrView.ABSENT
                         for c in ClusterId))
+
+    @invariant
+    def lemma_an_ex_leader_needs_a_fault(s):
+        """Only a failover (a fault: F > 0) leaves a paused ex-leader."""
+        return s.F > 0 or (s.ex_pc is Pc.IDLE and s.ex_h is None and s.ex_b == EMPTY
+                           and s.ex_orig is None and not s.ex_fresh and not s.ex_sub_fin
+                           and s.ex_cl is ClStat.NONE)
+
+    @invariant
+    def lemma_strays_need_worker_drivers(s):
+        """A driver outlives its GCS only on a worker node (`driver_on_worker`)."""
+        return s.driver_on_worker or s.stray is Stray.NONE
 
     @invariant
     def lemma_idle_operator_remembers_nothing(s):
