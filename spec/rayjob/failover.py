@@ -40,9 +40,10 @@ class Failover(RayJobState):
     def ex_leader_call(s, goes_on: bool):
         """The paused ex-leader resumes (§2.2) and makes its pending call (the step the
         operator's `op_<call>` action takes, on the ex-leader's memory), or its renewal
-        fails first and the process exits (`goes_on` false). After a call it goes on with the same
-        reconcile only; a new reconcile would need the Lease."""
-        require(s.ex_pc is not Pc.IDLE)
+        fails first and the process exits (`goes_on` false). After a call it goes on with
+        the same reconcile only; a new reconcile would need the Lease. (Only a fault makes
+        an ex-leader: with F = 0 the symbolic engines leave this action out.)"""
+        require(s.F > 0 and s.ex_pc is not Pc.IDLE)
         s._event()
         if goes_on:
             s._ex_leader_step()
@@ -50,6 +51,7 @@ class Failover(RayJobState):
             s._ex_leader_exits()
 
     def _memory(s) -> tuple:
+        """The operator's memory of a reconcile, in the order of the `ex_*` variables."""
         return s.pc, s.m_h, s.m_b, s.m_orig, s.m_fresh, s.m_sub_fin, s.m_cl
 
     def _ex_leader_step(s):

@@ -37,7 +37,7 @@ class UserProgram(RayJobState):
         """The entrypoint of a JobSupervisor that outlived a head restart on a worker, its
         GCS gone (§12.7, `RayHead._worker_driver_survives`), writes its side effect: no
         record shows it."""
-        require(s.stray is Stray.RUNNING)
+        require(s.driver_on_worker and s.stray is Stray.RUNNING)
         s._event()
         s.stray = Stray.WROTE
         s._count_effect()
@@ -47,7 +47,7 @@ class UserProgram(RayJobState):
         """The stray driver ends (§12.7): its program exits, or its worker's raylet,
         reaching no GCS, gives up (`gcs_rpc_server_reconnect_timeout_s`, 60 s) and its
         processes die. Either way nothing is recorded; no call could have stopped it."""
-        require(s.stray is not Stray.NONE)
+        require(s.driver_on_worker and s.stray is not Stray.NONE)
         s._event()
         s.stray, s.stray_att = Stray.NONE, None
 
