@@ -12,7 +12,7 @@ import time
 from typing import Callable
 
 from ..lang.dsl import Kind, install_oracle
-from ..errors import SPEC_FAILURES, CheckerError
+from ..errors import SPEC_FAILURES, CheckerError, SpecError
 from .expand import expander
 from . import liveness
 from ..lang.bound import LIVENESS_KINDS, truth
@@ -21,6 +21,7 @@ from ..options import CheckOptions
 from .parallel import Partitioned, can_fork
 from ..results import Coverage, PropertyResult, RunResult, Stats, Verdict
 from .store import Visited, fingerprint
+from .symmetry import NotSymmetric, asymmetry, first_states, symmetry_of
 from .trace import build_trace
 
 
@@ -58,8 +59,10 @@ class ExplicitEngine:
         search = Search(m, opts)
         stats = Stats()
         fired = [0] * len(m.all_bindings)      # indexed by Binding.index
+        symmetry = self._symmetry(search)
         # liveness reads the whole graph: its states are kept whole
-        visited = Visited("exact" if search.liveness else opts.store)
+        visited = Visited("exact" if search.liveness else opts.store,
+                          symmetry.canonical if symmetry else None)
         steps: dict[tuple, list] | None = {} if search.liveness else None   # for liveness
         deadlock_at = None
         stopped = None
@@ -85,6 +88,23 @@ class ExplicitEngine:
             coverage=coverage(m, fired), stopped=stopped,
             method="; ".join(filter(None, [self.method, *self.notes,
                                            visited.describe(stats.generated)])))
+
+    def _symmetry(self, search: Search):
+        """The run's symmetry (None without), its declaration tried on a sample first."""
+        m, names = self.machine, self.options.symmetry
+        if names and search.liveness:
+            raise CheckerError(liveness_refused(search.liveness))
+        try:
+            symmetry = symmetry_of(m, names)
+        except NotSymmetric as e:
+            raise CheckerError(str(e)) from None
+        if symmetry is None:
+            return None
+        problem = asymmetry(m, symmetry, first_states(m))
+        if problem:
+            raise SpecError(f"symmetry {', '.join(names)}: {problem}", m.where)
+        self.notes.append(f"symmetry {', '.join(names)}: {symmetry.size:,} permutations")
+        return symmetry
 
     # ------------------------------------------------------------ the search
 
@@ -214,6 +234,7 @@ class BreadthFirst:
         m, opts, stats, fired, steps = self.machine, self.options, self.stats, self.fired, self.steps
         sc, load, expand, consider = m.scratch, m.load, self.expand, self.consider
         seen, exact = self.visited.seen, self.visited.exact
+        reduced, key_of = self.visited.canonical is not None, self.visited.key
         check_deadlock, terminals = opts.deadlock, m.terminals
         max_states = opts.max_states or float("inf")
         st = here = taken = None
@@ -225,7 +246,7 @@ class BreadthFirst:
                 return
             if taken is not None and succ != st:    # (written, but to the same values)
                 taken.append((index, succ))
-            key = succ if exact else fingerprint(succ)
+            key = key_of(succ) if reduced else succ if exact else fingerprint(succ)
             if (elsewhere is None or not elsewhere(key, succ, here, changed)) and key not in seen:
                 if not loaded:
                     load(sc, succ)
@@ -243,7 +264,7 @@ class BreadthFirst:
                     stats.queue = len(level) - n + len(self.next_level)
                     self.progress(stats)
                     self.next_report = now + 1.0
-            here = st if exact else fingerprint(st)
+            here = key_of(st) if reduced else st if exact else fingerprint(st)
             if steps is not None:
                 taken = steps[st] = []
             produced = expand(st, emit)
@@ -252,6 +273,13 @@ class BreadthFirst:
                     not any(m.holds(t, "terminal") for t in terminals):
                 self.deadlock_at = st
         return None
+
+
+def liveness_refused(properties) -> str:
+    """Why a run with symmetry does not check liveness properties."""
+    return (f"symmetry with liveness properties ({', '.join(p.name for p in properties)}): "
+            f"a lasso of the reduced graph need not be one of the spec (TLC is unsound "
+            f"there); check them with --no-symmetry or leave them out (-p)")
 
 
 PARALLEL_FROM = 1000       # a level this large goes to the worker processes (if more than one)
