@@ -116,9 +116,12 @@ class Symmetry:
         parts = [(v.index, self._imager(v.domain)) for v in variables]
         parts = [(i, f, sets_used) for i, (f, sets_used) in
                  ((i, x) for i, x in parts if x is not None)]
-        if not parts:
-            raise NotSymmetric(f"symmetry: no state variable holds a value of "
-                               f"{', '.join(s.name for s in sets)}")
+        held = 0
+        for _, _, sets_used in parts:
+            held |= sets_used
+        unheld = [s.name for k, s in enumerate(sets) if not held >> k & 1]
+        if unheld:
+            raise NotSymmetric(f"symmetry: no state variable holds a value of {', '.join(unheld)}")
         self.parts = sorted(parts, key=lambda part: bin(part[2]).count("1") > 1)
 
     def canonical(self, st: tuple) -> tuple:

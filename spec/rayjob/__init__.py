@@ -108,6 +108,12 @@ Abstractions and simplifications (each keeps the verdicts of the properties)
   every name is taken, lingering heads nothing can reach any more are deleted first (as
   the garbage collector may at any time; claim 5b records the overlap);
   `s_model_bounds` checks that the pools were large enough.
+  The pools (`ClusterId`, and `DRAWN_JOB_IDS`: the user's `spec.jobId` stays apart) are
+  interchangeable for a model's `[check] symmetry`: the rule orders names only to pick
+  one of several equally fresh ones, so a state and its renaming have the same
+  successors up to renaming (check-model's swap test passes on every state of `rayjob`
+  and `suspend_F2`, which declares them). Symmetry finds no further orbit there: on
+  these models the rule already reaches one naming of each orbit (README, Symmetry).
 * RayCluster status Ready iff its head serves (S4): the operator reads nothing else of
   it. Deleting a CR is immediate; its pods linger until `gc_cluster_pods`, which is what
   claim 5 is about, except with GCS fault tolerance, whose Redis clean-up finalizer takes
