@@ -13,15 +13,9 @@ import itertools
 from checker import Map, Set, Spec, action, choose, invariant, require
 
 
-class Client(enum.Enum):
-    C1 = "c1"
-    C2 = "c2"
-    C3 = "c3"
-
-
-class Resource(enum.Enum):
-    R1 = "r1"
-    R2 = "r2"
+# the cfg's model values
+Client = enum.Enum("Client", [("C1", "c1"), ("C2", "c2"), ("C3", "c3")], module=__name__)
+Resource = enum.Enum("Resource", [("R1", "r1"), ("R2", "r2")], module=__name__)
 
 
 SUBSETS = [frozenset(c) for n in range(len(Resource) + 1)       # SUBSET Resources

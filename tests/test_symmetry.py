@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import textwrap
 
 import pytest
 from click.testing import CliRunner
@@ -17,7 +16,7 @@ from checker.cli import main
 from checker.engines import run_engine
 from checker.errors import CheckerError
 from checker.explicit.machine import Machine
-from checker.explicit.symmetry import Symmetry, first_states, symmetric_sets
+from checker.explicit.symmetry import NotSymmetric, Symmetry, first_states, symmetric_sets
 from checker.explicit.trace import replay
 from checker.model import load_model
 from checker.options import CheckOptions
@@ -25,7 +24,7 @@ from checker.results import Verdict
 from conftest import ROOT
 from examples.simpleallocator import SUBSETS, Client, SimpleAllocator
 from examples.tcommit import TCommit
-from examples.twophase import RMState
+from examples.twophase import RMState, TwoPhase
 
 RAYJOB_POOLS = ["ClusterId", "DRAWN_JOB_IDS"]
 
@@ -141,12 +140,7 @@ def cli(*args):
 
 def model_file(tmp_path, spec, symmetry, extra=""):
     path = tmp_path / "m.toml"
-    path.write_text(textwrap.dedent(f"""\
-        spec = "{spec}"
-        {extra}
-        [check]
-        symmetry = {symmetry}
-        """))
+    path.write_text(f'spec = "{spec}"\n[check]\nsymmetry = {symmetry}\n{extra}\n')
     return path
 
 
@@ -164,24 +158,34 @@ def test_values_that_are_not_interchangeable_are_caught_on_a_sample(tmp_path, sp
     assert line in message and "the values are not interchangeable" in message
 
 
-@pytest.mark.parametrize("spec,symmetry,fragment", [
-    ("examples.tcommit:TCommit", '["Nope"]', "TCommit's code sees no 'Nope'"),
-    ("examples.tcommit:TCommit", '["N"]', "N is not a set of interchangeable values"),
-    ("examples.tcommit:TCommit", '["RM", "RM"]', "RM repeats values of another set"),
-    ("examples.tcommit:TCommit", "[3]", "symmetry must be a list of names"),
-    ("examples.tcommit:TCommit", '"RM"', "symmetry must be a array"),
+@pytest.mark.parametrize("spec,symmetry,fragment,extra", [
+    ("examples.tcommit:TCommit", '["Nope"]', "TCommit's code sees no 'Nope'", ""),
+    ("examples.tcommit:TCommit", '["N"]', "N is not a set of interchangeable values", ""),
+    ("examples.tcommit:TCommit", '["RM", "RM"]', "RM repeats values of another set", ""),
+    ("examples.tcommit:TCommit", '["RM"]', "RM has fewer than two values", "[constants]\nN = 1"),
+    ("examples.tcommit:TCommit", '["RM"]', "479,001,600 permutations (at most 40,320)",
+     "[constants]\nN = 12"),
+    ("examples.tcommit:TCommit", "[3]", "symmetry must be a list of names", ""),
+    ("examples.tcommit:TCommit", '"RM"', "symmetry must be a array", ""),
     ("examples.simpleallocator:SimpleAllocator", '["SUBSETS"]',
-     "SUBSETS is not a set of interchangeable values"),
+     "SUBSETS is not a set of interchangeable values", ""),
     ("examples.diningphilosophers:DiningPhilosophers", '["Proc"]',
-     "symmetry with liveness properties (nobody_starves)"),
+     "symmetry with liveness properties (nobody_starves)", ""),
 ])
-def test_a_bad_declaration_is_one_line_at_its_line(tmp_path, spec, symmetry, fragment):
-    path = model_file(tmp_path, spec, symmetry)
+def test_a_bad_declaration_is_one_line_at_its_line(tmp_path, spec, symmetry, fragment, extra):
+    path = model_file(tmp_path, spec, symmetry, extra)
     result = cli(path, "-q", "--workers", "1")
     assert result.exit_code == 2
     assert result.output.strip().splitlines() == [
-        next(line for line in result.output.splitlines() if line.startswith(f"error: {path}:4: "))]
+        next(line for line in result.output.splitlines() if line.startswith(f"error: {path}:3: "))]
     assert fragment in result.output
+
+
+def test_a_set_no_variable_holds_is_refused():
+    machine = Machine(TCommit)
+    with pytest.raises(NotSymmetric, match="no state variable holds a value of TMState"):
+        Symmetry(machine.variables, symmetric_sets(TCommit, ["RM"], machine.env) +
+                 symmetric_sets(TwoPhase, ["TMState"], machine.env))
 
 
 def test_no_symmetry_checks_every_state(tmp_path):

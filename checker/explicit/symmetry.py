@@ -18,9 +18,11 @@ set's on its own while the variables compared hold values of one set.
 """
 from __future__ import annotations
 
+import array
 import dataclasses
 import enum
 import itertools
+import math
 import operator
 import sys
 from typing import Any, Callable
@@ -100,14 +102,12 @@ class Symmetry:
 
     def __init__(self, variables, sets: list[SymmetricSet]):
         self.sets = sets
-        per_set = [[dict(zip(s.values, image)) for image in itertools.permutations(s.values)]
-                   for s in sets]
-        self.size = 1
-        for perms in per_set:
-            self.size *= len(perms)
+        self.size = math.prod(math.factorial(len(s.values)) for s in sets)
         if self.size > MAX_PERMUTATIONS:
             raise NotSymmetric(f"symmetry: {self.size:,} permutations (at most "
                                f"{MAX_PERMUTATIONS:,}): declare fewer or smaller sets")
+        per_set = [[dict(zip(s.values, image)) for image in itertools.permutations(s.values)]
+                   for s in sets]
         self.permutations = list(itertools.product(*per_set))    # the identity first
         self.single = [[i * _stride(per_set, k) for i in range(len(per_set[k]))]
                        for k in range(len(sets))]          # set k's permutations alone
@@ -155,7 +155,8 @@ class Symmetry:
             images = [image(code, p) for p in candidates]
             out[i] = least = min(images)
             candidates = [p for p, c in zip(candidates, images) if c == least]
-        return tuple(out)
+        least = tuple(out)
+        return st if least == st else least          # one object where the store keeps both
 
     def image(self, st: tuple, p: int) -> tuple:
         """`st` under permutation `p` (an index into `permutations`)."""
@@ -188,13 +189,14 @@ class Symmetry:
         if found is None:
             return None
         permute, sets_used = found
-        rows: dict[int, tuple] = {}            # code -> its image under each permutation
+        rows: dict[int, array.array] = {}      # code -> its image under each permutation
 
         def image(code, p):
             row = rows.get(code)
             if row is None:
                 value = d.values[code]
-                row = rows[code] = tuple(d.encode(permute(value, perm)) for perm in self.permutations)
+                row = rows[code] = array.array("l", [d.encode(permute(value, perm))
+                                                     for perm in self.permutations])
             return row[p]
         return image, sets_used
 
