@@ -282,13 +282,17 @@ SAMPLE = 100            # states whose swaps `asymmetry` tries before a search
 
 
 def first_states(machine, count: int = SAMPLE) -> list[tuple]:
-    """The first `count` states of a breadth-first search without symmetry."""
-    found, level = {}, list(dict.fromkeys(machine.initial_states()))
+    """The first `count` states of a breadth-first search without symmetry (within the
+    spec's @constraint, as the search)."""
+    def kept(states):
+        return [st for st in dict.fromkeys(states) if st not in found and
+                all(machine.check(c, st, "constraint") for c in machine.constraints)]
+    found: dict[tuple, None] = {}
+    level = kept(machine.initial_states())
     while level and len(found) < count:
         level = level[:count - len(found)]
         found.update(dict.fromkeys(level))
-        level = list(dict.fromkeys(succ for st in level for _, _, succ in machine.successors(st)
-                                   if succ not in found))
+        level = kept(succ for st in level for _, _, succ in machine.successors(st))
     return list(found)
 
 
