@@ -181,6 +181,8 @@ class BreadthFirst:
         m, visited = self.machine, self.visited
         for st in m.initial_states():
             self.stats.initial_states += 1
+            if visited.canonical is not None:
+                st = visited.canonical(st)          # the orbit's representative
             key = visited.key(st)
             if key not in visited.seen:
                 m.load(m.scratch, st)
@@ -218,7 +220,8 @@ class BreadthFirst:
                 self.reachables = [q for q in self.reachables if q is not p]
 
     def consider(self, st, key, parent, changed):
-        """A successor not seen before, held by the scratch: store it if in the constraint."""
+        """A successor not seen before, held by the scratch (under symmetry, a state of its
+        orbit): store it if in the constraint."""
         m = self.machine
         if m.constraints and not all(m.holds(c, "constraint") for c in m.constraints):
             return
@@ -234,7 +237,7 @@ class BreadthFirst:
         m, opts, stats, fired, steps = self.machine, self.options, self.stats, self.fired, self.steps
         sc, load, expand, consider = m.scratch, m.load, self.expand, self.consider
         seen, exact = self.visited.seen, self.visited.exact
-        reduced, key_of = self.visited.canonical is not None, self.visited.key
+        canonical = self.visited.canonical
         check_deadlock, terminals = opts.deadlock, m.terminals
         max_states = opts.max_states or float("inf")
         st = here = taken = None
@@ -246,11 +249,14 @@ class BreadthFirst:
                 return
             if taken is not None and succ != st:    # (written, but to the same values)
                 taken.append((index, succ))
-            key = key_of(succ) if reduced else succ if exact else fingerprint(succ)
-            if (elsewhere is None or not elsewhere(key, succ, here, changed)) and key not in seen:
+            # under symmetry the orbit's representative goes on; the properties, alike on
+            # the whole orbit, are read off `succ`
+            on = succ if canonical is None else canonical(succ)
+            key = on if exact else fingerprint(on)
+            if (elsewhere is None or not elsewhere(key, on, here, changed)) and key not in seen:
                 if not loaded:
                     load(sc, succ)
-                consider(succ, key, here, changed)
+                consider(on, key, here, changed)
 
         for n, st in enumerate(level):
             if len(seen) >= max_states:
@@ -264,7 +270,7 @@ class BreadthFirst:
                     stats.queue = len(level) - n + len(self.next_level)
                     self.progress(stats)
                     self.next_report = now + 1.0
-            here = key_of(st) if reduced else st if exact else fingerprint(st)
+            here = st if exact else fingerprint(st)
             if steps is not None:
                 taken = steps[st] = []
             produced = expand(st, emit)

@@ -4,8 +4,8 @@ A model file may name sets of interchangeable values (`[check] symmetry = ["Clie
 an Enum the spec's code sees, a tuple of some of one Enum's members, or an `Int[lo, hi]`
 the spec names and uses only as identities. Permuting the values of each set (every set
 at once: the product of their permutation groups) maps a state to one of its orbit; the
-search stores each state under its orbit's canonical form and so expands one state per
-orbit. That the permutations are symmetries of the spec (its initial states, actions and
+search stores each state under its orbit's canonical form and expands that form, one
+state per orbit. That the permutations are symmetries of the spec (its initial states, actions and
 properties treat the values alike) is the user's claim, as with TLC; `asymmetry` tests
 it on a sample of states before the search.
 
