@@ -26,8 +26,10 @@ MODELS = ["models/rayjob.toml"] + sorted(
 
 
 def with_symmetry(model: str, work: Path) -> Path:
-    """A copy of the model file whose [check] declares the pools symmetric."""
+    """The model file, or a copy of it whose [check] declares the pools symmetric."""
     text = (REPO / model).read_text()
+    if re.search(r"^symmetry\s*=", text, re.M):
+        return REPO / model
     line = f"symmetry = {POOLS}\n"
     text = re.sub(r"^\[check\]\n", "[check]\n" + line, text, flags=re.M) \
         if re.search(r"^\[check\]", text, re.M) else text + "\n[check]\n" + line

@@ -20,9 +20,8 @@ from .files import read_text, read_toml
 from .explicit.machine import Machine
 from .lang.bound import LIVENESS_KINDS, BindError
 from .results import Verdict
-from .explicit.explorer import liveness_refused
 from .explicit.store import STORES
-from .explicit.symmetry import NotSymmetric, symmetry_of
+from .explicit.symmetry import NotSymmetric, liveness_refused, symmetry_of
 
 
 _TOP = {"spec": str, "description": str, "constants": dict, "symbolic": dict, "groups": dict,

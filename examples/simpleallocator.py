@@ -26,9 +26,9 @@ class SimpleAllocator(Spec):
     unsat: Map[Client, Set[Resource]] = Map.fill(frozenset())    # outstanding requests
     alloc: Map[Client, Set[Resource]] = Map.fill(frozenset())    # resources held
 
-    def available(s) -> frozenset:
-        """Resources \\ UNION {alloc[c] : c \\in Clients}"""
-        return frozenset(Resource) - frozenset().union(*s.alloc.values())
+    def available(s, r) -> bool:
+        """r \\in available: no client holds it."""
+        return not any(r in s.alloc[c] for c in Client)
 
     @action
     def request(s, c: Client):
@@ -36,22 +36,25 @@ class SimpleAllocator(Spec):
         require(not s.unsat[c] and not s.alloc[c])
         wanted = choose(SUBSETS)
         require(wanted)
-        s.unsat[c] = wanted
+        for r in wanted:
+            s.unsat[c].add(r)
 
     @action
     def allocate(s, c: Client):
         """Allocate(c, S): some available resources the client asked for."""
         given = choose(SUBSETS)
-        require(given and given <= s.available() & s.unsat[c])
-        s.alloc[c] = s.alloc[c] | given
-        s.unsat[c] = s.unsat[c] - given
+        require(given and all(r in s.unsat[c] and s.available(r) for r in given))
+        for r in given:
+            s.alloc[c].add(r)
+            s.unsat[c].discard(r)
 
     @action
     def give_back(s, c: Client):
         """Return(c, S): some of the resources it holds, even before its request is met."""
         returned = choose(SUBSETS)
-        require(returned and returned <= s.alloc[c])
-        s.alloc[c] = s.alloc[c] - returned
+        require(returned and all(r in s.alloc[c] for r in returned))
+        for r in returned:
+            s.alloc[c].discard(r)
 
     @invariant
     def type_invariant(s):
@@ -61,4 +64,5 @@ class SimpleAllocator(Spec):
     @invariant
     def resource_mutex(s):
         """ResourceMutex: no resource is held by two clients."""
-        return all(not (s.alloc[a] & s.alloc[b]) for a in Client for b in Client if a != b)
+        return not any(r in s.alloc[a] and r in s.alloc[b]
+                       for a in Client for b in Client if a != b for r in Resource)

@@ -22,7 +22,7 @@ from checker.model import load_model
 from checker.options import CheckOptions
 from checker.results import Verdict
 from conftest import ROOT
-from examples.simpleallocator import SUBSETS, Client, SimpleAllocator
+from examples.simpleallocator import SimpleAllocator
 from examples.tcommit import TCommit
 from examples.twophase import RMState, TwoPhase
 
@@ -30,14 +30,10 @@ RAYJOB_POOLS = ["ClusterId", "DRAWN_JOB_IDS"]
 
 
 class GreedyAllocator(SimpleAllocator):
-    """A bug: it allocates what a client asked for, available or not."""
+    """A bug: every resource looks available, held or not."""
 
-    @action
-    def allocate(s, c: Client):
-        given = choose(SUBSETS)
-        require(given and given <= s.unsat[c])
-        s.alloc[c] = s.alloc[c] | given
-        s.unsat[c] = s.unsat[c] - given
+    def available(s, r) -> bool:
+        return True
 
 
 class HastyCommit(TCommit):

@@ -21,7 +21,7 @@ from ..options import CheckOptions
 from .parallel import Partitioned, can_fork
 from ..results import Coverage, PropertyResult, RunResult, Stats, Verdict
 from .store import Visited, fingerprint
-from .symmetry import NotSymmetric, asymmetry, first_states, symmetry_of
+from .symmetry import NotSymmetric, asymmetry, first_states, liveness_refused, symmetry_of
 from .trace import build_trace
 
 
@@ -279,13 +279,6 @@ class BreadthFirst:
                     not any(m.holds(t, "terminal") for t in terminals):
                 self.deadlock_at = st
         return None
-
-
-def liveness_refused(properties) -> str:
-    """Why a run with symmetry does not check liveness properties."""
-    return (f"symmetry with liveness properties ({', '.join(p.name for p in properties)}): "
-            f"a lasso of the reduced graph need not be one of the spec (TLC is unsound "
-            f"there); check them with --no-symmetry or leave them out (-p)")
 
 
 PARALLEL_FROM = 1000       # a level this large goes to the worker processes (if more than one)

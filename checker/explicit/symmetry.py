@@ -278,6 +278,13 @@ def symmetry_of(machine, names: list[str]) -> Symmetry | None:
     return Symmetry(machine.variables, symmetric_sets(machine.spec_cls, names, machine.env))
 
 
+def liveness_refused(properties) -> str:
+    """Why a run with symmetry does not check liveness properties."""
+    return (f"symmetry with liveness properties ({', '.join(p.name for p in properties)}): "
+            f"a lasso of the reduced graph need not be one of the spec (TLC is unsound "
+            f"there); check them with --no-symmetry or leave them out (-p)")
+
+
 SAMPLE = 100            # states whose swaps `asymmetry` tries before a search
 
 
