@@ -233,17 +233,76 @@ class Reads(Spec):
     def by_name(s):
         return getattr(s, "y") < 3
 
+    @invariant
+    def by_table(s):
+        return all(getattr(s, n) < 4 for n in NAMES) and hasattr(s, LABELS[s.x > 1])
+
+    @invariant
+    def by_computed_name(s):
+        return getattr(s, "x" if s.x else "y"[:1]) < 3
+
+    @invariant
+    def by_static_helper(s):
+        return s._below(s.y, 4)
+
+    @staticmethod
+    def _below(value, bound):
+        return value < bound
+
     @reachable
     def y_two(s):
         return s.y == 2
+
+
+NAMES = ("x", "y")
+LABELS = {False: "x", True: "x"}
 
 
 def test_a_property_reads_what_it_and_its_helpers_read_or_anything_when_unsure():
     m = Machine(Reads)
     x, y = (1 << v.index for v in m.variables)
     assert {p.name: p.reads for p in m.properties} == \
-        {"x_small": x, "total_small": x | y, "by_name": -1, "y_two": y}
+        {"x_small": x, "total_small": x | y, "by_name": y, "by_table": x | y,
+         "by_computed_name": -1, "by_static_helper": y, "y_two": y}
     assert state_reads(Reads.x_small, {}, {"x", "y"}) is None       # helper unknown
+
+
+class Timers(Spec):
+    """Variables named through a table and a filtered loop, as the RayJob clock does."""
+    t1: bool = False
+    t2: bool = False
+    other: Int[0, 1] = 0
+
+    @action
+    def fire(s):
+        armed = [t for t in NAMED_TIMERS if not getattr(s, t)]
+        require(armed)
+        for t in armed:
+            setattr(s, t, True)
+
+    @action
+    def by_format(s):
+        setattr(s, f"t{s.other + 1}", False)
+
+
+NAMED_TIMERS = ("t1", "t2")
+
+
+class TimersAgain(Timers):
+    """An override that calls the method it overrides: what that reads is read too."""
+
+    @action
+    def fire(s):
+        s.other = 1
+        super().fire()
+
+
+def test_an_action_names_what_getattr_and_setattr_reach_through_known_names_only():
+    m = Machine(Timers)
+    t1, t2, _ = (1 << v.index for v in m.variables)
+    assert {b.name: b.writes for b in m.bindings} == {"fire": t1 | t2, "by_format": -1}
+    assert {b.name: b.writes for b in Machine(TimersAgain).bindings} == \
+        {"fire": -1, "by_format": -1}
 
 
 def test_properties_are_checked_after_the_steps_that_change_what_they_read():
@@ -253,7 +312,9 @@ def test_properties_are_checked_after_the_steps_that_change_what_they_read():
     verdicts = {p.name: (p.verdict.value, len(p.trace.states) if p.trace else None)
                 for p in result.properties}
     assert verdicts == {"x_small": ("violated", 4), "total_small": ("violated", 6),
-                        "by_name": ("violated", 4), "y_two": ("holds", 3)}
+                        "by_name": ("violated", 4), "by_table": ("holds", None),
+                        "by_computed_name": ("violated", 4), "by_static_helper": ("holds", None),
+                        "y_two": ("holds", 3)}
     assert observed(result) == observed(ExplicitEngine(without_dispatch(Machine(Reads)),
                                                        CheckOptions()).check())
 

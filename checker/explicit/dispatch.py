@@ -13,6 +13,7 @@ run whole.
 from __future__ import annotations
 
 import ast
+import operator
 from typing import Any
 
 from ..lang.domains import Domain, MapDomain
@@ -134,8 +135,12 @@ class Dispatch:
     are keyed by the codes of the values (ints), read straight from the state's code:
     per location, the bindings that location does not rule out."""
 
-    def __init__(self, selectors: list[tuple[tuple, ...]], variables: list):
-        everyone = (1 << len(selectors)) - 1
+    def __init__(self, selectors: list[tuple[tuple, ...]], variables: list, never: int = 0,
+                 remember: bool = True):
+        """`never`: a bit per binding position that no state enables (its guard is false
+        under the model's constants alone): it is never tried. `remember`: keep each
+        mask computed, per codes of the variables the tables read."""
+        everyone = (1 << len(selectors)) - 1 & ~never
         index = {v.name: v for v in variables}
         tables: dict[tuple, tuple[int, dict[int, int]]] = {}   # place -> (selected, table)
         for i, chosen in enumerate(selectors):
@@ -159,12 +164,25 @@ class Dispatch:
                 self.scalars.append((i, table, others))
             else:
                 self.entries.append((i, j, table, others))
+        read = sorted({i for i, _ in tables})
+        self.project = operator.itemgetter(*read) if read else (lambda st: None)
+        self.remembered: dict = {}
+        self.limit = REMEMBERED if remember else 0
 
     def candidates(self, st: tuple) -> int:
-        """A bit mask over binding positions: the bindings state `st` does not rule out."""
-        mask = self.everyone
-        for i, table, others in self.scalars:
-            mask &= table.get(st[i], others)
-        for i, j, table, others in self.entries:
-            mask &= table.get(st[i][j], others)
+        """A bit mask over binding positions: the bindings state `st` does not rule out.
+        Remembered per codes of the variables the tables read (far fewer than states)."""
+        key = self.project(st)
+        mask = self.remembered.get(key)
+        if mask is None:
+            mask = self.everyone
+            for i, table, others in self.scalars:
+                mask &= table.get(st[i], others)
+            for i, j, table, others in self.entries:
+                mask &= table.get(st[i][j], others)
+            if len(self.remembered) < self.limit:
+                self.remembered[key] = mask
         return mask
+
+
+REMEMBERED = 1 << 20        # candidate masks kept at most

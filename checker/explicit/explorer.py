@@ -13,7 +13,6 @@ from typing import Callable
 
 from ..lang.dsl import Kind, install_oracle
 from ..errors import SPEC_FAILURES, CheckerError, SpecError
-from .expand import expander
 from . import liveness
 from ..lang.bound import LIVENESS_KINDS, truth
 from .machine import Machine
@@ -174,7 +173,9 @@ class BreadthFirst:
         # true (an invariant) or false (a witness) whatever the state: nothing to check
         self.invariants = [p for p in invariants if machine.constant(p.fn) is not True]
         self.reachables = [p for p in reachables if machine.constant(p.fn) is not False]
-        self.expand = expander(machine)
+        self.expand = machine.expand
+        self.remembered = {p.name: remembered(machine, p) for p in invariants + reachables}
+        self.pending_after: dict[int, list] = {}    # changed bits -> the properties to check
         self.next_level: list[tuple] = []
 
     def initial_level(self) -> list[tuple]:
@@ -196,36 +197,64 @@ class BreadthFirst:
         level, self.next_level = self.next_level, []
         return level
 
-    def admit(self, st, key, parent, changed):
-        """Record a new state (the scratch holds it) under `key`, its parent's key
-        `parent`; check the pending properties that read a variable in `changed` (a bit
-        per variable the step changed; a pending property read nothing else that changed,
-        so its value is its parent's)."""
+    def admit(self, st, key, parent, changed, loaded=True):
+        """Record a new state under `key`, its parent's key `parent`; check the pending
+        properties that read a variable in `changed` (a bit per variable the step
+        changed; a pending property read nothing else that changed, so its value is its
+        parent's). `loaded`: the scratch holds `st` (else it is loaded if a property has
+        to be evaluated: a property's value is remembered per codes of what it reads)."""
         m = self.machine
         self.visited.seen[key] = parent
-        sc = m.scratch
-        for p in self.invariants:                     # m.holds, inlined: the hot loop
-            if not p.reads & changed:
-                continue
+        pending = self.pending_after.get(changed)
+        if pending is None:
+            pending = self.pending_after[changed] = [
+                (p, self.remembered[p.name]) for p in self.invariants + self.reachables
+                if p.reads & changed]
+        for p, memo in pending:                       # m.holds, inlined: the hot loop
+            if memo is not None:
+                at = memo[0](st)
+                value = memo[1].get(at)
+                if value is not None:
+                    if value is (p.kind is Kind.REACHABLE):
+                        self._found(p, st)
+                    continue
+            if not loaded:
+                m.load(m.scratch, st)
+                loaded = True
             try:
-                ok = p.fn(sc)
+                value = p.fn(m.scratch)
             except SPEC_FAILURES as e:
                 raise m.error_in(p.name, e) from None
-            if ok is not True and not truth(ok, p.name, p.fn):
-                self.search.found[p.name] = st
-                self.invariants = [q for q in self.invariants if q is not p]
-        for p in self.reachables:
-            if p.reads & changed and m.holds(p.fn, p.name):
-                self.search.found[p.name] = st
-                self.reachables = [q for q in self.reachables if q is not p]
+            if value is not True and value is not False:
+                value = truth(value, p.name, p.fn)
+            if memo is not None:
+                memo[1][at] = value
+            if value is (p.kind is Kind.REACHABLE):     # a violation, or a witness
+                self._found(p, st)
 
-    def consider(self, st, key, parent, changed):
-        """A successor not seen before, held by the scratch (under symmetry, a state of its
-        orbit): store it if in the constraint."""
+    def _found(self, p, st):
+        """`st` violates invariant `p` or witnesses reachable `p`: it is decided."""
+        self.search.found[p.name] = st
+        self.keep_pending(lambda q: q is not p)
+
+    def keep_pending(self, keep: Callable) -> None:
+        """Only the pending properties `keep(p)` accepts stay pending."""
+        self.invariants = [q for q in self.invariants if keep(q)]
+        self.reachables = [q for q in self.reachables if keep(q)]
+        self.pending_after.clear()
+
+    def consider(self, st, key, parent, changed, loaded=True):
+        """A successor not seen before: store it if in the constraint. `loaded`: the
+        scratch holds it, or under symmetry a state of its orbit (else it is loaded where
+        needed)."""
         m = self.machine
-        if m.constraints and not all(m.holds(c, "constraint") for c in m.constraints):
-            return
-        self.admit(st, key, parent, changed)
+        if m.constraints:
+            if not loaded:
+                m.load(m.scratch, st)
+                loaded = True
+            if not all(m.holds(c, "constraint") for c in m.constraints):
+                return
+        self.admit(st, key, parent, changed, loaded)
         self.next_level.append(st)
 
     def run_level(self, level: list[tuple], started: float, elsewhere=None) -> str | None:
@@ -235,7 +264,7 @@ class BreadthFirst:
         `elsewhere(key, succ, parent, changed)`, when given, says whether a successor
         belongs to another worker (and takes it): then it is not looked up here."""
         m, opts, stats, fired, steps = self.machine, self.options, self.stats, self.fired, self.steps
-        sc, load, expand, consider = m.scratch, m.load, self.expand, self.consider
+        expand, consider = self.expand, self.consider
         seen, exact = self.visited.seen, self.visited.exact
         canonical = self.visited.canonical
         check_deadlock, terminals = opts.deadlock, m.terminals
@@ -250,13 +279,11 @@ class BreadthFirst:
             if taken is not None and succ != st:    # (written, but to the same values)
                 taken.append((index, succ))
             # under symmetry the orbit's representative goes on; the properties, alike on
-            # the whole orbit, are read off `succ`
+            # the whole orbit, may be read off `succ`
             on = succ if canonical is None else canonical(succ)
             key = on if exact else fingerprint(on)
             if (elsewhere is None or not elsewhere(key, on, here, changed)) and key not in seen:
-                if not loaded:
-                    load(sc, succ)
-                consider(on, key, here, changed)
+                consider(on, key, here, changed, loaded)
 
         for n, st in enumerate(level):
             if len(seen) >= max_states:
@@ -276,12 +303,18 @@ class BreadthFirst:
             produced = expand(st, emit)
             stats.transitions += produced
             if check_deadlock and produced == 0 and self.deadlock_at is None and \
-                    not any(m.holds(t, "terminal") for t in terminals):
+                    not any(m.check(t, st, "terminal") for t in terminals):
                 self.deadlock_at = st
         return None
 
 
 PARALLEL_FROM = 1000       # a level this large goes to the worker processes (if more than one)
+
+
+def remembered(m: Machine, p) -> tuple | None:
+    """(project, values) for a property whose reads are known, its value per codes of
+    the variables it reads; None for the others."""
+    return None if p.reads == -1 else (m.projection(p.reads)[0], {})
 
 
 def verdicts(m: Machine, options: CheckOptions, search: Search, path_of, deadlock_at,

@@ -8,6 +8,7 @@ afterwards, and per-spec codecs (generated per write set) encode what it changed
 from __future__ import annotations
 
 import functools
+import operator
 import types
 from typing import Any, Callable, Iterator
 
@@ -131,6 +132,7 @@ class Machine(BoundSpec):
         exec(compile(src, f"<codecs of {self.spec_cls.__name__}>", "exec"), ns)
         self.load = ns["load"]
         self._codecs: dict[int, tuple[Callable, Callable]] = {}
+        self._projections: dict[int, tuple[Callable, Callable]] = {}
         self._encode, self.restore = self.codecs(-1)
 
     def codecs(self, writes: int) -> tuple[Callable, Callable]:
@@ -141,6 +143,34 @@ class Machine(BoundSpec):
             self._codecs[writes] = self._generate_step_codecs(
                 [v for v in self.variables if writes >> v.index & 1])
         return self._codecs[writes]
+
+    def projection(self, names: int) -> tuple[Callable, Callable]:
+        """`project(st)`, the codes of the variables in `names` (a bit per variable, not
+        -1), and `patch(st, codes)`, `st` with those variables set to `codes` (as
+        `project` returns them): a step's outcome remembered and replayed
+        (`checker.explicit.expand`)."""
+        if names not in self._projections:
+            self._projections[names] = self._generate_projection(names)
+        return self._projections[names]
+
+    def _generate_projection(self, names: int) -> tuple[Callable, Callable]:
+        at = [v.index for v in self.variables if names >> v.index & 1]
+        if not at:
+            return (lambda st: None), (lambda st, codes: st)
+        project = operator.itemgetter(*at)
+        codes = ["codes"] if len(at) == 1 else [f"codes[{k}]" for k in range(len(at))]
+        parts, copied = [], 0
+        for i, code in zip(at, codes):
+            if copied < i:
+                parts.append(f"*st[{copied}:{i}]")
+            parts.append(code)
+            copied = i + 1
+        if copied < len(self.variables):
+            parts.append(f"*st[{copied}:]")
+        ns: dict[str, Any] = {}
+        exec(compile(f"def patch(st, codes):\n    return ({', '.join(parts)},)",
+                     f"<projection of {self.spec_cls.__name__}>", "exec"), ns)
+        return project, ns["patch"]
 
     def _generate_step_codecs(self, written: list[Variable]) -> tuple[Callable, Callable]:
         ns: dict[str, Any] = {"NO_ARG": NO_ARG}
@@ -243,14 +273,16 @@ class Machine(BoundSpec):
         steps = []
         previous = install_oracle(self.oracle)
         try:
-            self._expand(st, lambda index, succ, choices, changed, loaded:
-                         steps.append((self.all_bindings[index], choices, succ)))
+            self.expand(st, lambda index, succ, choices, changed, loaded:
+                        steps.append((self.all_bindings[index], choices, succ)))
         finally:
             install_oracle(previous)
         return steps
 
     @functools.cached_property
-    def _expand(self):
+    def expand(self):
+        """`expand(st, emit)`: every step out of `st` (`checker.explicit.expand`); one per
+        machine, so every user of its steps shares the outcomes it remembers."""
         return expander(self)
 
     def initial_states(self) -> list[tuple]:
@@ -297,10 +329,3 @@ class Machine(BoundSpec):
         except SPEC_FAILURES as e:
             raise self.error_in(what, e) from None
         return value if value is True or value is False else truth(value, what, fn)  # hot: inline
-
-    def plain(self, st) -> dict[str, Any]:
-        """Variable name -> immutable Python value, for traces and display."""
-        return {v.name: v.domain.plain(c) for v, c in zip(self.variables, st)}
-
-
-

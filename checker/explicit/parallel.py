@@ -124,8 +124,7 @@ class Partitioned:
             if bfs.deadlock_at is None and r["deadlock"] is not None:
                 bfs.deadlock_at = r["deadlock"]
         found = bfs.search.found
-        bfs.invariants = [p for p in bfs.invariants if p.name not in found]
-        bfs.reachables = [p for p in bfs.reachables if p.name not in found]
+        bfs.keep_pending(lambda p: p.name not in found)
 
     def _gather(self) -> None:
         """Each live worker's part of the store and its firing counts, then stop them."""
@@ -213,8 +212,7 @@ class Share:
         """Expand this worker's share of the level; the successors for each other worker
         come back pickled, for the coordinator to pass on unread."""
         bfs = self.bfs
-        bfs.invariants = [p for p in bfs.invariants if p.name in pending]
-        bfs.reachables = [p for p in bfs.reachables if p.name in pending]
+        bfs.keep_pending(lambda p: p.name in pending)
         before, transitions, deadlock = set(bfs.search.found), bfs.stats.transitions, bfs.deadlock_at
         self.outboxes = [{} for _ in range(self.n)]
         began = time.perf_counter()
@@ -230,13 +228,12 @@ class Share:
 
     def receive(self, batches: list[bytes]) -> dict:
         """Keep the new states among those other workers sent: the next level's share."""
-        bfs, m = self.bfs, self.bfs.machine
+        bfs = self.bfs
         seen, before = bfs.visited.seen, set(bfs.search.found)
         for batch in batches:
             for succ, key, parent, changed in pickle.loads(batch):
                 if key not in seen:
-                    m.load(m.scratch, succ)
-                    bfs.consider(succ, key, parent, changed)
+                    bfs.consider(succ, key, parent, changed, loaded=False)
         self.level = bfs.take_next_level()
         return {"found": self._found_since(before), "transitions": 0, "deadlock": None,
                 "distinct": len(seen), "level": len(self.level)}

@@ -327,19 +327,6 @@ class BoundSpec:
                     {**{v.name: property(reads) for v in self.variables}, **self.env,
                      "__slots__": ()})
 
-    def check(self, fn, st, what) -> bool:
-        """Evaluate a property or constraint on a state."""
-        self.load(self.scratch, st)
-        return self.holds(fn, what)
-
-    def holds(self, fn, what) -> bool:
-        """Evaluate `fn` on the scratch as it is now."""
-        try:
-            value = fn(self.scratch)
-        except SPEC_FAILURES as e:
-            raise self.error_in(what, e) from None
-        return value if value is True or value is False else truth(value, what, fn)  # hot: inline
-
     def plain(self, st) -> dict[str, Any]:
         """Variable name -> immutable Python value, for traces and display."""
         return {v.name: v.domain.plain(c) for v, c in zip(self.variables, st)}

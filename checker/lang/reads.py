@@ -6,9 +6,18 @@ variable the property reads gives the same answer. So the interpreter evaluates 
 property only after steps that changed one of its variables.
 
 The reads are the attributes `s.x` of the property and, transitively, of the spec
-methods it calls as `s.helper(...)`. Anything else done with `s` (passed to a function,
-`getattr(s, name)`, returned, a method that is not a plain function) means "reads
-everything": the analysis may over-approximate, never miss a read.
+methods it calls as `s.helper(...)`; `getattr(s, name)`, `hasattr` and `setattr` count
+where every value `name` can take is known from the source: a string, an item of a
+module-level tuple, list, set or dict of strings, or a variable bound only by `for` loops
+and comprehensions over those (`for t in TIMERS: getattr(s, t)`). Static and class
+methods read nothing (they have no `s`). Anything else done with `s` (passed to a
+function, returned, an attribute name computed otherwise, a property's code, `super()`,
+which passes it unseen) means
+"reads everything": the analysis may over-approximate, never miss a read.
+
+The explicit engine relies on it twice: a property is evaluated only after steps that
+changed what it reads, and a step's outcome is remembered per values of the variables
+its action names (`checker.explicit.expand`).
 """
 from __future__ import annotations
 
@@ -36,22 +45,150 @@ def _collect(fn, methods, names, reads: set[str], visiting: set) -> bool:
         return False
     fdef = found[0]
     state = fdef.args.args[0].arg
+    if any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "super"
+           for n in ast.walk(fdef)):
+        return False                                  # `super()` passes `s` unseen
     for node, parent in _with_parents(fdef):
         if not (isinstance(node, ast.Name) and node.id == state) or node is fdef:
             continue
-        if not isinstance(parent, ast.Attribute) or not isinstance(node.ctx, ast.Load):
-            return False                              # `s` itself used: any read possible
-        attr = parent.attr
-        if attr in names:
-            reads.add(attr)
-            continue
-        member = methods.get(attr, _MISSING)
-        if isinstance(member, types.FunctionType):
-            if not _collect(member, methods, names, reads, visiting):
+        if isinstance(parent, ast.Attribute) and isinstance(node.ctx, ast.Load):
+            attrs = {parent.attr}
+        else:                                         # `s` itself used: getattr(s, ...)?
+            attrs = _dynamic_attrs(node, parent, fdef, fn.__globals__)
+            if attrs is None:
                 return False
-        elif member is _MISSING or hasattr(type(member), "__get__"):
-            return False                              # unknown, or a property's code
+        for attr in attrs:
+            if attr in names:
+                reads.add(attr)
+                continue
+            member = methods.get(attr, _MISSING)
+            if isinstance(member, types.FunctionType):
+                if not _collect(member, methods, names, reads, visiting):
+                    return False
+            elif isinstance(member, (staticmethod, classmethod)):
+                continue                              # no `s`: reads no state
+            elif member is _MISSING or hasattr(type(member), "__get__"):
+                return False                          # unknown, or a property's code
     return True
+
+
+def _dynamic_attrs(node, parent, fdef, globals_) -> set[str] | None:
+    """The attribute names `getattr(s, e)`, `hasattr(s, e)` or `setattr(s, e, v)` may
+    reach, `node` being that `s`; None for any other use of `s`, or an `e` not known."""
+    if not (isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name)
+            and parent.func.id in ("getattr", "hasattr", "setattr")
+            and len(parent.args) >= 2 and parent.args[0] is node):
+        return None
+    return _Strings(fdef, globals_).of(parent.args[1])
+
+
+class _Strings:
+    """The strings an expression of one function may evaluate to, where the source
+    says: literals, module-level containers of strings, names bound from them."""
+
+    def __init__(self, fdef: ast.FunctionDef, globals_: dict):
+        self.fdef, self.globals, self.visiting = fdef, globals_, set()
+
+    def of(self, e) -> set[str] | None:
+        """The values of `e`, each a string; None if not known."""
+        if isinstance(e, ast.Constant):
+            return {e.value} if isinstance(e.value, str) else None
+        if isinstance(e, ast.IfExp):
+            return _union(self.of(e.body), self.of(e.orelse))
+        if isinstance(e, ast.Subscript):             # TABLE[key]: any of its values
+            table = self._global(e.value)
+            values = table.values() if isinstance(table, dict) else table
+            return _all_strings(values) if isinstance(table, (dict, tuple, list)) else None
+        if isinstance(e, ast.Name):
+            sites = self._sites(e.id)
+            if not sites:                             # a module-level string
+                value = self.globals.get(e.id)
+                return {value} if isinstance(value, str) else None
+            if e.id in self.visiting:
+                return set()                          # its other sites say the rest
+            self.visiting.add(e.id)
+            try:
+                return _union(*(self.items(it) if kind == "for" else self.of(it)
+                                for kind, it in sites))
+            finally:
+                self.visiting.discard(e.id)
+        return None
+
+    def items(self, e) -> set[str] | None:
+        """What iterating over `e` gives, each a string; None if not known."""
+        if isinstance(e, (ast.Tuple, ast.List, ast.Set)):
+            return _union(*(self.of(x) for x in e.elts))
+        if isinstance(e, (ast.ListComp, ast.SetComp, ast.GeneratorExp)):
+            return self.of(e.elt)
+        if isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and len(e.args) == 1 \
+                and e.func.id in ("sorted", "list", "tuple", "reversed", "set", "frozenset"):
+            return self.items(e.args[0])
+        if isinstance(e, ast.Name) and self._sites(e.id):
+            return _union(*(self.items(it) if kind == "is" else None
+                            for kind, it in self._sites(e.id)))
+        container = self._global(e)
+        if isinstance(container, (dict, tuple, list, set, frozenset)):
+            return _all_strings(container)            # a dict iterates over its keys
+        return None
+
+    def _global(self, e):
+        """The module-level value `e` names, if it is a Name not bound in the function."""
+        if isinstance(e, ast.Name) and not self._sites(e.id):
+            return self.globals.get(e.id)
+        return None
+
+    def _sites(self, name: str) -> list[tuple[str, ast.AST]]:
+        """Where the function binds `name`: ("for", iterable) for a loop or comprehension
+        target, ("is", value) for a plain assignment; ("?", node) for anything else."""
+        sites = []
+        for n in ast.walk(self.fdef):
+            if isinstance(n, (ast.For, ast.comprehension)) and _binds(n.target, name):
+                sites.append(("for", n.iter) if isinstance(n.target, ast.Name) else ("?", n))
+            elif isinstance(n, ast.Assign) and any(_binds(t, name) for t in n.targets):
+                plain = len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)
+                sites.append(("is", n.value) if plain else ("?", n))
+            elif isinstance(n, (ast.AugAssign, ast.AnnAssign, ast.NamedExpr)) and \
+                    _binds(n.target, name):
+                sites.append(("?", n))
+            elif isinstance(n, ast.arg) and n.arg == name:
+                sites.append(("?", n))
+            elif isinstance(n, (ast.With, ast.ExceptHandler, ast.Import, ast.ImportFrom,
+                                ast.Global, ast.Nonlocal, ast.FunctionDef, ast.Lambda)) \
+                    and name in _bound_names(n):
+                sites.append(("?", n))
+        return sites
+
+
+def _binds(target, name: str) -> bool:
+    return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(target))
+
+
+def _bound_names(n) -> set[str]:
+    """Names a with, except, import, global or def statement binds."""
+    if isinstance(n, ast.With):
+        return {x.id for item in n.items if item.optional_vars is not None
+                for x in ast.walk(item.optional_vars) if isinstance(x, ast.Name)}
+    if isinstance(n, ast.ExceptHandler):
+        return {n.name} if n.name else set()
+    if isinstance(n, (ast.Import, ast.ImportFrom)):
+        return {(a.asname or a.name).split(".")[0] for a in n.names}
+    if isinstance(n, (ast.Global, ast.Nonlocal)):
+        return set(n.names)
+    if isinstance(n, ast.FunctionDef):
+        return {n.name}
+    return set()
+
+
+def _all_strings(values) -> set[str] | None:
+    values = set(values)
+    return values if all(isinstance(v, str) for v in values) else None
+
+
+def _union(*parts) -> set[str] | None:
+    """Every part's strings; None if one is not known."""
+    if any(p is None for p in parts):
+        return None
+    return set().union(*parts)
 
 
 _MISSING = object()
