@@ -64,6 +64,8 @@ class BulkEngine:
             raise Unsupported("liveness properties need the state graph")
         if options.max_states:
             raise Unsupported("a state limit stops the search within a level")
+        if options.symmetry:
+            raise Unsupported("symmetry reduction canonicalises each state, not whole levels")
         self.layout = Layout([shape_of(v.domain, machine.env) for v in machine.variables])
         if automatic and self.layout.words > AUTO_WORDS:
             raise Unsupported(f"a state packs into {self.layout.words} words")

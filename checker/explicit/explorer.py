@@ -12,7 +12,7 @@ import time
 from typing import Callable
 
 from ..lang.dsl import Kind, install_oracle
-from ..errors import SPEC_FAILURES, CheckerError
+from ..errors import SPEC_FAILURES, CheckerError, SpecError
 from . import liveness
 from ..lang.bound import LIVENESS_KINDS, truth
 from .machine import Machine
@@ -20,6 +20,7 @@ from ..options import CheckOptions
 from .parallel import Partitioned, can_fork
 from ..results import Coverage, PropertyResult, RunResult, Stats, Verdict
 from .store import Visited, fingerprint
+from .symmetry import NotSymmetric, asymmetry, first_states, liveness_refused, symmetry_of
 from .trace import build_trace
 
 
@@ -58,8 +59,10 @@ class ExplicitEngine:
         search = Search(m, opts)
         stats = Stats()
         fired = [0] * len(m.all_bindings)      # indexed by Binding.index
+        symmetry = self._symmetry(search)
         # liveness reads the whole graph: its states are kept whole
-        visited = Visited("exact" if search.liveness else opts.store)
+        visited = Visited("exact" if search.liveness else opts.store,
+                          symmetry.canonical if symmetry else None)
         steps: dict[tuple, list] | None = {} if search.liveness else None   # for liveness
         deadlock_at = None
         stopped = None
@@ -87,6 +90,23 @@ class ExplicitEngine:
             coverage=coverage(m, fired), stopped=stopped,
             method="; ".join(filter(None, [self.method, *self.notes,
                                            visited.describe(stats.generated)])))
+
+    def _symmetry(self, search: Search):
+        """The run's symmetry (None without), its declaration tried on a sample first."""
+        m, names = self.machine, self.options.symmetry
+        if names and search.liveness:
+            raise CheckerError(liveness_refused(search.liveness))
+        try:
+            symmetry = symmetry_of(m, names)
+        except NotSymmetric as e:
+            raise CheckerError(str(e)) from None
+        if symmetry is None:
+            return None
+        problem = asymmetry(m, symmetry, first_states(m))
+        if problem:
+            raise SpecError(f"symmetry {', '.join(names)}: {problem}", m.where)
+        self.notes.append(f"symmetry {', '.join(names)}: {symmetry.size:,} permutations")
+        return symmetry
 
     # ------------------------------------------------------------ the search
 
@@ -166,6 +186,8 @@ class BreadthFirst:
         m, visited = self.machine, self.visited
         for st in m.initial_states():
             self.stats.initial_states += 1
+            if visited.canonical is not None:
+                st = visited.canonical(st)          # the orbit's representative
             key = visited.key(st)
             if key not in visited.seen:
                 m.load(m.scratch, st)
@@ -246,7 +268,8 @@ class BreadthFirst:
 
     def consider(self, st, key, parent, changed, loaded=True):
         """A successor not seen before: store it if in the constraint. `loaded`: the
-        scratch holds it (else it is loaded where needed)."""
+        scratch holds it, or under symmetry a state of its orbit (else it is loaded where
+        needed)."""
         m = self.machine
         if m.constraints:
             if not loaded:
@@ -266,6 +289,7 @@ class BreadthFirst:
         m, opts, stats, fired, steps = self.machine, self.options, self.stats, self.fired, self.steps
         expand, consider = self.expand, self.consider
         seen, exact = self.visited.seen, self.visited.exact
+        canonical = self.visited.canonical
         check_deadlock, terminals = opts.deadlock, m.terminals
         max_states = opts.max_states or float("inf")
         st = here = taken = None
@@ -277,9 +301,12 @@ class BreadthFirst:
                 return
             if taken is not None and succ != st:    # (written, but to the same values)
                 taken.append((index, succ))
-            key = succ if exact else fingerprint(succ)
-            if (elsewhere is None or not elsewhere(key, succ, here, changed)) and key not in seen:
-                consider(succ, key, here, changed, loaded)
+            # under symmetry the orbit's representative goes on; the properties, alike on
+            # the whole orbit, may be read off `succ`
+            on = succ if canonical is None else canonical(succ)
+            key = on if exact else fingerprint(on)
+            if (elsewhere is None or not elsewhere(key, on, here, changed)) and key not in seen:
+                consider(on, key, here, changed, loaded)
 
         for n, st in enumerate(level):
             if len(seen) >= max_states:

@@ -116,6 +116,13 @@ Abstractions and simplifications (each keeps the verdicts of the properties)
   every name is taken, lingering heads nothing can reach any more are deleted first (as
   the garbage collector may at any time; claim 5b records the overlap);
   `s_model_bounds` checks that the pools were large enough.
+  The pools (`ClusterId`, and `DRAWN_JOB_IDS`: the user's `spec.jobId` stays apart) are
+  interchangeable for a model's `[check] symmetry` on the focused models (check-model's
+  swap test passes on every state of `rayjob`, `suspend_F2`, which declares them, and
+  `suspend_stale_F2`), not on `slow/suspend_stale_F3`, whose orbit count depends on the
+  state of each orbit expanded: an unused name keeps its `cl_attempt` ghost, and the
+  lowest-unused rule then tells apart names that differ only in that dead ghost
+  (README, Symmetry). Symmetry finds few further orbits where it holds.
 * RayCluster status Ready iff its head serves (S4): the operator reads nothing else of
   it. Deleting a CR is immediate; its pods linger until `gc_cluster_pods`, which is what
   claim 5 is about, except with GCS fault tolerance, whose Redis clean-up finalizer takes

@@ -188,7 +188,11 @@ class Operator(RayJobState):
         """GenerateRayClusterName (U:369-371): a random suffix, never seen before. Only
         equality of names is observable, so a name that nothing refers to any more is as
         good as a fresh one: the lowest such name is taken (a symmetry reduction that keeps
-        the pool finite however many attempts there are)."""
+        the pool finite however many attempts there are). Taking the lowest makes no name
+        special where the unused names are alike, their ghosts too (another would give a
+        renaming of the same state); an unused name's `cl_attempt` is not reset, so the
+        pool is a symmetric set for `[check] symmetry` only where they are (package
+        docstring)."""
         c = s._draw(tuple(ClusterId), s._cluster_in_use)
         s.cl_attempt[c] = None                     # ghost: the name starts afresh
         return c
