@@ -45,9 +45,13 @@ def run(checkout: Path, model: str, work: Path, *options: str) -> dict:
     code = os.waitstatus_to_exitcode(status)
     if code not in (0, 1):
         raise SystemExit(f"{checkout}: {model} exited {code}: {err[-1000:]}")
-    stats = json.loads(out.read_text())["stats"]
-    return {"distinct": stats["distinct_states"], "wall": time.perf_counter() - start,
-            "cpu": usage.ru_utime + usage.ru_stime, "peak_mib": usage.ru_maxrss / 1024}
+    result = json.loads(out.read_text())
+    stats = result["stats"]
+    return {"distinct": stats["distinct_states"], "generated": stats.get("generated"),
+            "wall": time.perf_counter() - start,
+            "cpu": usage.ru_utime + usage.ru_stime, "peak_mib": usage.ru_maxrss / 1024,
+            "verdicts": {p["name"]: (p["verdict"], p.get("trace_length"))
+                         for p in result["properties"]}}
 
 
 def main() -> None:

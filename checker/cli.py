@@ -147,11 +147,13 @@ def _not_nan(ctx, param, value):
                    "ray://head:10001 or auto) or, with no ADDRESS, on a local one started "
                    "here; --workers then defaults to the cluster's CPUs. Needs "
                    "pip install -e '.[ray]'.")
+@click.option("--no-symmetry", is_flag=True,
+              help="Store every state, not one per orbit of the model's [check] symmetry.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress lines on stderr.")
 @click.option("-v", "--verbose", is_flag=True,
               help="Every verdict as a table, the statistics, each warning on its own line.")
 def check(model, consts, json_path, trace_dir, max_states, max_seconds, deadlock, properties,
-          engine, store, workers, ray_address, quiet, verbose):
+          engine, store, workers, ray_address, no_symmetry, quiet, verbose):
     """Explore every interleaving of MODEL and give each property a verdict."""
     out, err = console(), console(stderr=True)
     check_writable(json_path, trace_dir)
@@ -171,6 +173,8 @@ def check(model, consts, json_path, trace_dir, max_states, max_seconds, deadlock
     m.options.workers = workers or (1 if ray_address else cores())   # Ray: the cluster's CPUs
     if ray_address:
         m.options.ray = ray_address
+    if no_symmetry:
+        m.options.symmetry = []
     with nullcontext() if quiet else ProgressLine(err) as progress:
         result = pipeline.check(m, trace_dir, progress).result
     for p in result.properties:

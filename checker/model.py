@@ -18,15 +18,16 @@ from .engines import ENGINES, EXPLICIT
 from .options import CheckOptions
 from .files import read_text, read_toml
 from .explicit.machine import Machine
-from .lang.bound import BindError
+from .lang.bound import LIVENESS_KINDS, BindError
 from .results import Verdict
 from .explicit.store import STORES
+from .explicit.symmetry import NotSymmetric, liveness_refused, symmetry_of
 
 
 _TOP = {"spec": str, "description": str, "constants": dict, "symbolic": dict, "groups": dict,
         "fairness": dict, "check": dict, "expect": dict}
 _CHECK = {"engine": str, "properties": list, "deadlock": bool, "max_states": int,
-          "max_seconds": (int, float), "max_depth": int, "store": str}
+          "max_seconds": (int, float), "max_depth": int, "store": str, "symmetry": list}
 
 
 @dataclasses.dataclass
@@ -68,10 +69,25 @@ class Model:
                     raise ModelError(f"unknown property {name!r} (the spec's properties: "
                                      f"{', '.join(sorted(known))})",
                                      self.where(table, name if table == "expect" else "properties"))
+        self._check_symmetry(m)
         if "deadlock" in self.expect and not self.options.deadlock:
             raise ModelError("[expect] deadlock needs deadlock = true in [check]",
                              self.where("expect", "deadlock"))
         return m
+
+    def _check_symmetry(self, m: Machine):
+        """The sets `[check] symmetry` names exist and hold; no liveness is checked with
+        them (the explicit engines'; the symbolic ones ignore symmetry)."""
+        if not self.options.symmetry or self.engine not in EXPLICIT:
+            return
+        try:
+            symmetry_of(m, self.options.symmetry)
+        except NotSymmetric as e:
+            raise ModelError(str(e), self.where("check", "symmetry")) from None
+        chosen = [p for p in m.properties if p.kind in LIVENESS_KINDS and
+                  (self.options.properties is None or p.name in self.options.properties)]
+        if chosen:
+            raise ModelError(liveness_refused(chosen), self.where("check", "symmetry"))
 
     def _check_symbolic(self):
         """Symbolic constants are for the symbolic engines."""
@@ -127,6 +143,10 @@ def load_model(path: str | Path, overrides: dict[str, Any] | None = None) -> Mod
     props = check.get("properties")
     if props is not None and not all(isinstance(p, str) for p in props):
         raise ModelError("properties must be a list of property names", where("check", "properties"))
+    symmetry = check.get("symmetry", [])
+    if not all(isinstance(name, str) for name in symmetry):
+        raise ModelError("symmetry must be a list of names (an Enum, a tuple of its members, an "
+                         "Int[lo, hi] of the spec)", where("check", "symmetry"))
     for key in ("max_states", "max_seconds", "max_depth"):
         if key in check and not check[key] > 0:                  # nan is not a limit either
             raise ModelError(f"{key} must be positive, got {check[key]}", where("check", key))
@@ -143,7 +163,7 @@ def load_model(path: str | Path, overrides: dict[str, Any] | None = None) -> Mod
     options = CheckOptions(properties=props, deadlock=check.get("deadlock", False),
                            max_states=check.get("max_states"),
                            max_seconds=check.get("max_seconds"),
-                           max_depth=check.get("max_depth"), store=store)
+                           max_depth=check.get("max_depth"), store=store, symmetry=symmetry)
     spec_cls = import_spec(data["spec"], path, where(None, "spec"))
     symbolic = {k: v for k, v in data.get("symbolic", {}).items() if k not in (overrides or {})}
     return Model(path, text, spec_cls, data.get("description", ""), constants, groups,

@@ -16,3 +16,4 @@ class CheckOptions:
     store: str = "auto"                         # visited states: exact, fingerprint, or auto
     workers: int = 1                            # processes for the explicit search's large levels
     ray: str | None = None                      # run them as Ray actors: "local" or an address
+    symmetry: list[str] = dataclasses.field(default_factory=list)   # sets of interchangeable values

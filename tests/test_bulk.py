@@ -152,7 +152,7 @@ class Wide(Spec):
 def test_states_of_several_words_need_the_bulk_engine_asked_for_by_name():
     machine, options = Machine(Wide), CheckOptions()
     automatic = run_engine("explicit", machine, options)
-    assert automatic.method == "interpreter: a state packs into 5 words"
+    assert automatic.method.startswith("interpreter: a state packs into 5 words; ")
     forced = run_engine("bulk", machine, options)
     assert forced.method == "bulk evaluation, 5 words a state"
     assert observed(forced) == observed(automatic)
@@ -165,7 +165,7 @@ def test_the_automatic_choice_takes_bulk_where_it_can_and_says_why_not_elsewhere
         "bulk evaluation, 1 word a state"
     live = load_model(ROOT / "examples" / "models" / "diningphilosophers.toml")
     result = run_engine("explicit", live.machine(), live.options)
-    assert result.method == "interpreter: liveness properties need the state graph"
+    assert result.method.startswith("interpreter: liveness properties need the state graph; ")
     with pytest.raises(Unsupported, match="bulk engine cannot run this model: liveness"):
         run_engine("bulk", live.machine(), live.options)
     limited = dataclasses.replace(CheckOptions(), max_states=100)

@@ -170,3 +170,54 @@ def test_port_matches_tlc(row, engine, reference):
     assert stats.complete
     assert (stats.initial_states, stats.distinct_states, stats.depth, stats.generated) == \
         (row.initial, oracle.distinct, oracle.depth, oracle.generated)
+
+
+# ------------------------------------------------------------ TLC with SYMMETRY
+
+TLC_RUNS = ROOT / "examples" / "tlc"        # the .tla/.cfg run and TLC's output (README there)
+
+
+@dataclasses.dataclass(frozen=True)
+class SymmetryRow:
+    """One TLC run recorded under examples/tlc and the model of ours that matches it."""
+
+    output: str                              # examples/tlc/<output>: TLC's stdout
+    model: str                               # examples/models/<model>.toml
+    symmetric: bool                          # with the model's symmetry, or --no-symmetry
+    distinct: int
+    generated: int
+    depth: int
+
+
+SYMMETRY_ROWS = [
+    SymmetryRow("TCommit/MCTCommit.out", "tcommit_symmetry", True, 13, 37, 7),
+    SymmetryRow("TCommit/MCTCommitNoSymmetry.out", "tcommit_symmetry", False, 34, 94, 7),
+    SymmetryRow("SimpleAllocator/MCSimpleAllocator.out", "simpleallocator", True, 50, 226, 6),
+    SymmetryRow("SimpleAllocator/MCSimpleAllocatorNoSymmetry.out", "simpleallocator", False,
+                400, 1633, 6),
+]
+
+
+def tlc_counts(output: str) -> tuple[int, int, int]:
+    """(distinct, generated, depth) as TLC's output states them."""
+    generated, distinct = map(int, re.search(
+        r"([\d,]+) states generated, ([\d,]+) distinct states found", output).groups())
+    depth = int(re.search(r"The depth of the complete state graph search is (\d+)", output).group(1))
+    return distinct, generated, depth
+
+
+@pytest.mark.parametrize("row", SYMMETRY_ROWS, ids=lambda row: row.output)
+def test_counts_equal_tlc_with_symmetry(row):
+    """TLC's generated counts each successor before reduction, and so do we."""
+    output = (TLC_RUNS / row.output).read_text()
+    assert "Model checking completed. No error has been found." in output
+    assert tlc_counts(output) == (row.distinct, row.generated, row.depth)
+    model = load_model(ROOT / "examples" / "models" / f"{row.model}.toml")
+    assert model.options.symmetry
+    if not row.symmetric:
+        model.options.symmetry = []
+    result = run_engine(model.engine, model.machine(), model.options)
+    stats = result.stats
+    assert stats.complete and {p.verdict for p in result.properties} == {Verdict.HOLDS}
+    assert (stats.distinct_states, stats.generated, stats.depth) == \
+        (row.distinct, row.generated, row.depth)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from checker import Ghost, invariant
+from checker import Ghost, invariant, reachable
 from checker.lang.domains import MapDomain
 from checker.explicit.explorer import ExplicitEngine
 from checker.options import CheckOptions
@@ -19,7 +19,7 @@ from checker.explicit.trace import replay
 from spec.rayjob import mutants
 from spec.rayjob.proofs import Lemmas, NoFaultLemmas
 from spec.rayjob.spec import RayJob
-from spec.rayjob.types import ClusterId, Head, JStat, Phase, Reason
+from spec.rayjob.types import ClusterId, Head, JStat, Phase, Reason, Rec
 
 ROOT = Path(__file__).resolve().parent.parent
 MODEL_NAMES = ["rayjob"] + sorted(p.stem for p in (ROOT / "models/rayjob").glob("*.toml"))
@@ -54,11 +54,18 @@ TRACES = {
     ("submitter_final_F1", "p18_outcome_agrees_with_ray"): 13,  # #2314: Failed, not terminal
     ("user_stop_F1", "p19_complete_ran_once"): 17,       # stopped before it ran: Complete
     ("head_noft_F1", "p19_complete_ran_once"): 25,       # ran twice, then Complete
+    ("head_noft_worker_F1", "p3b_one_driver_at_a_time"): 17,  # the driver outlives the head
+    ("subfin_delete_late_F2", "p20_ended_attempt_ran_its_driver"): 14,  # 30 s fakes FAILED
+    ("failover_F1", "p1b_cluster_created_once_per_attempt"): 24,  # ex-leader after clean-up
+    ("failover_F1", "p3_driver_once_per_attempt"): 33,   # ... and the submitter's next pod
+    ("failover_http_F1", "p12_single_submit_call"): 16,  # the ex-leader's SubmitJob
 }
 # The same for the models of `pytest -m slow` (their traces are replayed by the fast suite).
 SLOW_TRACES = {
     ("slow/suspend_stale_F3", "p2a_job_matches_attempt"): 28,  # resumed onto the old Job
     ("slow/suspend_stale_F3", "p5a_no_cr_overlap"): 18,        # the leaked cluster of p17
+    ("slow/failover_retry_F1", "p2b_job_created_once_per_attempt"): 25,  # ex-leader's create
+    ("slow/failover_retry_F1", "p5a_no_cr_overlap"): 31,       # ... of a past attempt's cluster
 }
 
 # (mutant, model whose constants and groups it runs with, property it breaks, length).
@@ -92,6 +99,8 @@ KILLS = [
     (mutants.InteractiveDrawsJobId, "interactive_F1", "p4_identity_stable", 11),
     (mutants.PreRunningDeadlineIgnored, "prerun_F0", "p15d_no_stuck_before_running", 10),
     (mutants.ValidateBeforeDeletion, "validation_F2", "p15b_no_stuck_deletion", 8),
+    (mutants.SubmitterFailureFailsJob, "submitter_final_F1", "p20_ended_attempt_ran_its_driver",
+     13),
 ]
 
 
@@ -133,7 +142,8 @@ def test_every_verdict_of_every_model_is_as_expected(name):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", ["slow/ops_all_F3", "slow/everything_F1", "slow/suspend_stale_F3"])
+@pytest.mark.parametrize("name", ["slow/ops_all_F3", "slow/everything_F1", "slow/suspend_stale_F3",
+                                  "slow/failover_retry_F1"])
 def test_large_models(name):
     model, result = check(name)
     assert not result.stopped
@@ -252,6 +262,39 @@ def test_the_dashboard_url_dies_with_the_raycluster(cls, verdict):
     result = ExplicitEngine(Machine(cls, model.constants, model.groups), options).check()
     assert not result.stopped
     assert prop(result, "no_call_reaches_a_lingering_head").verdict is verdict
+
+
+@pytest.mark.parametrize("on_worker,verdict", [(False, Verdict.HOLDS),
+                                               (True, Verdict.VIOLATED)])
+def test_a_driver_on_a_worker_outlives_a_head_restart_without_gcs_ft(on_worker, verdict):
+    """Deviation 6: with entrypoint resources the driver runs on a worker; a head restart
+    without GCS fault tolerance leaves it running, recorded nowhere, while the retried
+    submitter starts the same id again: two drivers of one attempt at once."""
+    model = load_model(model_path("head_noft_worker_F1"))
+    assert model.constants["driver_on_worker"] and not model.constants.get("gcs_ft")
+    constants = {**model.constants, "driver_on_worker": on_worker}
+    options = CheckOptions(properties=["p3b_one_driver_at_a_time"])
+    result = ExplicitEngine(Machine(RayJob, constants, model.groups), options).check()
+    assert not result.stopped
+    assert prop(result, "p3b_one_driver_at_a_time").verdict is verdict
+
+
+class UnsupervisedRecords(RayJob):
+    @reachable
+    def w_record_without_supervisor(s):
+        return any(r in (Rec.ORPHAN, Rec.STRANDED, Rec.TIMING_OUT) for r in s.kv.values())
+
+
+@pytest.mark.parametrize("on_worker,found", [(False, Verdict.HOLDS), (True, Verdict.VIOLATED)])
+def test_with_gcs_ft_a_driver_on_a_worker_keeps_its_record_supervised(on_worker, found):
+    """With GCS fault tolerance the worker's supervisor lives on: no record is ever left
+    without one (on the head, the same model reaches orphaned and stranded records)."""
+    model = load_model(model_path("head_ft_F1"))
+    machine = Machine(UnsupervisedRecords, {**model.constants, "driver_on_worker": on_worker},
+                      model.groups)
+    options = CheckOptions(properties=["w_record_without_supervisor"])
+    result = ExplicitEngine(machine, options).check()
+    assert prop(result, "w_record_without_supervisor").verdict is found
 
 
 def test_the_default_model_is_small_and_fast():

@@ -51,13 +51,13 @@ def test_remembered_steps_are_the_steps_the_spec_takes(model):
     try:
         remembered = expander(machine)
         states = reachable(machine, remembered)
-        replayed = remembered.replayed()
+        replayed = remembered.memory()[0]
         steps = [steps_of(machine, remembered, st) for st in states]   # now mostly replayed
         reference = expander(machine, remember=False)
         expected = [steps_of(machine, reference, st) for st in states]
     finally:
         install_oracle(previous)
-    assert remembered.replayed() > replayed and reference.replayed() == 0
+    assert remembered.memory()[0] > replayed and reference.memory()[0] == 0
     assert [[step[:3] for step in out] for out in steps] == \
         [[step[:3] for step in out] for out in expected]
     # a replayed step reports as changed all it wrote: at least what differs
@@ -129,3 +129,28 @@ def test_properties_violated_in_the_same_state_are_both_found_there():
     result = ExplicitEngine(Machine(TwoAtOnce), CheckOptions(workers=1)).check()
     assert {p.name: (p.verdict.value, len(p.trace.states)) for p in result.properties} == \
         {"below_two": ("violated", 3), "not_two": ("violated", 3)}
+
+
+FLIP = [False]
+
+
+class Fickle(Spec):
+    """An action that depends on something besides the state (a global it flips)."""
+    x: Int[0, 2] = 0
+    y: Int[0, 2] = 0
+
+    @action
+    def step(s):
+        FLIP[0] = not FLIP[0]
+        if FLIP[0]:
+            s.x = min(2, s.x + 1)
+        else:
+            s.y = min(2, s.y + 1)
+
+
+def test_the_run_says_how_much_was_replayed_and_what_stopped_remembering_and_why():
+    fickle = ExplicitEngine(Machine(Fickle), CheckOptions(workers=1)).check()
+    assert "step not remembered: it read other variables from the same values" in fickle.method
+    steady = ExplicitEngine(Machine(TwoAtOnce), CheckOptions(workers=1)).check()
+    assert "0% of 3 action runs replayed" in steady.method    # x = 0, 1, 2: each new to inc
+    assert "not remembered" not in steady.method

@@ -66,6 +66,8 @@ class BulkEngine:
             raise Unsupported("a state limit stops the search within a level")
         if self.search.step_invariants or machine.action_constraints:
             raise Unsupported("step properties and action constraints read each step's two states")
+        if options.symmetry:
+            raise Unsupported("symmetry reduction canonicalises each state, not whole levels")
         self.layout = Layout([shape_of(v.domain, machine.env) for v in machine.variables])
         if automatic and self.layout.words > AUTO_WORDS:
             raise Unsupported(f"a state packs into {self.layout.words} words")

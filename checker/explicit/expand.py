@@ -58,21 +58,25 @@ class _Action:
     `patch(st, codes)` making the successor (`Machine.projection`). Replayed, a step
     reports as changed all it wrote."""
 
-    __slots__ = ("mask", "first", "key", "root", "paths", "hits", "misses", "remembering")
+    __slots__ = ("name", "mask", "first", "key", "root", "paths", "hits", "misses",
+                 "remembering", "forgotten")
 
-    def __init__(self, m, mask: int, first: list[int], remember: bool):
-        self.mask, self.first, self.remembering = mask, first, remember
+    def __init__(self, m, name: str, mask: int, first: list[int], remember: bool):
+        self.name, self.mask, self.first, self.remembering = name, mask, first, remember
         self.key = m.projection(sum(1 << i for i in first))[0]
         self.root: dict = {}
         self.paths = self.hits = self.misses = 0
+        self.forgotten: str | None = None         # why it stopped remembering
+
+    def forget(self, why: str) -> None:
+        self.remembering, self.root, self.forgotten = False, {}, why
 
     def remember(self, st: tuple, read: list[int], steps: tuple) -> None:
         """Keep `steps` under the codes `st` has for the variables `read` after the
         dispatch's (in the order they were read), or give up remembering where it does
         not pay."""
-        self.misses += 1
         if self.misses == TRIAL and self.hits * 10 < self.misses:
-            self.remembering, self.root = False, {}
+            self.forget("its runs seldom recur")
             return
         if self.paths >= LIMIT:
             return
@@ -83,8 +87,9 @@ class _Action:
             self.root[key] = _path(st, read, 0, steps)
             return
         while True:
-            if k >= len(read) or node[0] != read[k]:        # it read otherwise this time:
-                self.remembering, self.root = False, {}     # not a function of its reads
+            if k >= len(read) or node[0] != read[k]:
+                self.forget("it read other variables from the same values: it depends on "
+                            "something besides the state (a global, randomness, set order)")
                 return
             child = node[1].get(st[node[0]])
             if child is None:
@@ -119,7 +124,7 @@ def expander(m, remember: bool = True) -> Callable[[tuple, Emit], int]:
             actions.append(actions[-1])
         else:
             mask = sum(1 << k for k, other in enumerate(m.bindings) if other.name == b.name)
-            actions.append(_Action(m, mask, dispatch.reads(mask), remember))
+            actions.append(_Action(m, b.name, mask, dispatch.reads(mask), remember))
 
     def expand(st: tuple, emit: Emit) -> int:
         base = None                                     # the scratch holds st when set
@@ -152,6 +157,7 @@ def expander(m, remember: bool = True) -> Callable[[tuple, Emit], int]:
         holding `st` (`base`); traced, and remembered, if `a` remembers. Returns the
         steps emitted and `base`, or None when the scratch no longer holds `st`."""
         remembering, produced, taken = a.remembering, 0, []
+        a.misses += 1
         reads[:] = a.first
         while mine:
             low = mine & -mine
@@ -207,7 +213,14 @@ def expander(m, remember: bool = True) -> Callable[[tuple, Emit], int]:
             a.remember(st, list(dict.fromkeys(reads))[len(a.first):], tuple(taken))
         return produced, base
 
-    expand.replayed = lambda: sum(a.hits for a in set(actions))   # replays so far
+    def memory() -> tuple[int, int, dict[str, str]]:
+        """(replayed, run): action runs replayed and run so far; why each action that
+        stopped remembering did."""
+        distinct = list(dict.fromkeys(actions))
+        return (sum(a.hits for a in distinct), sum(a.misses for a in distinct),
+                {a.name: a.forgotten for a in distinct if a.forgotten})
+
+    expand.memory = memory
     return expand
 
 

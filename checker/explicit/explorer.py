@@ -12,7 +12,7 @@ import time
 from typing import Callable
 
 from ..lang.dsl import Kind, install_oracle
-from ..errors import SPEC_FAILURES, CheckerError
+from ..errors import SPEC_FAILURES, CheckerError, SpecError
 from . import liveness
 from ..lang.bound import LIVENESS_KINDS, truth
 from .machine import Machine
@@ -21,6 +21,7 @@ from .parallel import Partitioned, can_fork
 from ..results import Coverage, PropertyResult, RunResult, Stats, Verdict
 from .store import Visited, fingerprint
 from .steps import allowed, step_holds, view, within
+from .symmetry import NotSymmetric, asymmetry, first_states, liveness_refused, symmetry_of
 from .trace import build_trace, with_step
 
 
@@ -57,11 +58,14 @@ class ExplicitEngine:
     def check(self, model_name: str = "") -> RunResult:
         m, opts = self.machine, self.options
         self.notes: list[str] = []             # how the search ran, for the summary line
+        self.split = False                     # over worker processes (each remembers apart)
         search = Search(m, opts)
         stats = Stats()
         fired = [0] * len(m.all_bindings)      # indexed by Binding.index
+        symmetry = self._symmetry(search)
         # liveness reads the whole graph: its states are kept whole
-        visited = Visited("exact" if search.liveness else opts.store)
+        visited = Visited("exact" if search.liveness else opts.store,
+                          symmetry.canonical if symmetry else None)
         steps: dict[tuple, list] | None = {} if search.liveness else None   # for liveness
         deadlock_at = None
         stopped = None
@@ -76,6 +80,8 @@ class ExplicitEngine:
             stats.seconds = time.perf_counter() - started
             stats.distinct_states = len(visited)
         stats.complete = stopped is None
+        if not self.split:
+            self.notes.append(remembered_note(m))
         lassos = liveness.check(m, list(visited.seen), steps, search.liveness) \
             if search.liveness and not stopped else {}
         path_of = functools.partial(visited.path, initial=m.initial_states,
@@ -87,6 +93,23 @@ class ExplicitEngine:
             coverage=coverage(m, fired), stopped=stopped,
             method="; ".join(filter(None, [self.method, *self.notes,
                                            visited.describe(stats.generated)])))
+
+    def _symmetry(self, search: Search):
+        """The run's symmetry (None without), its declaration tried on a sample first."""
+        m, names = self.machine, self.options.symmetry
+        if names and search.liveness:
+            raise CheckerError(liveness_refused(search.liveness))
+        try:
+            symmetry = symmetry_of(m, names)
+        except NotSymmetric as e:
+            raise CheckerError(str(e)) from None
+        if symmetry is None:
+            return None
+        problem = asymmetry(m, symmetry, first_states(m))
+        if problem:
+            raise SpecError(f"symmetry {', '.join(names)}: {problem}", m.where)
+        self.notes.append(f"symmetry {', '.join(names)}: {symmetry.size:,} permutations")
+        return symmetry
 
     # ------------------------------------------------------------ the search
 
@@ -101,6 +124,7 @@ class ExplicitEngine:
         while level:
             if parallel and len(level) >= PARALLEL_FROM:
                 partitioned, depth = self._partitioned(bfs), stats.depth
+                self.split = True
                 try:
                     return partitioned.run(level, started)
                 finally:
@@ -182,6 +206,8 @@ class BreadthFirst:
         m, visited = self.machine, self.visited
         for st in m.initial_states():
             self.stats.initial_states += 1
+            if visited.canonical is not None:
+                st = visited.canonical(st)          # the orbit's representative
             key = visited.key(st)
             if key not in visited.seen:
                 m.load(m.scratch, st)
@@ -262,7 +288,8 @@ class BreadthFirst:
 
     def consider(self, st, key, parent, changed, loaded=True):
         """A successor not seen before: store it if in the constraint. `loaded`: the
-        scratch holds it (else it is loaded where needed)."""
+        scratch holds it, or under symmetry a state of its orbit (else it is loaded where
+        needed)."""
         m = self.machine
         if m.constraints:
             if not loaded:
@@ -282,6 +309,7 @@ class BreadthFirst:
         m, opts, stats, fired, steps = self.machine, self.options, self.stats, self.fired, self.steps
         expand, consider = self.expand, self.consider
         seen, exact = self.visited.seen, self.visited.exact
+        canonical = self.visited.canonical
         check_deadlock, terminals = opts.deadlock, m.terminals
         max_states = opts.max_states or float("inf")
         st = here = taken = before = None
@@ -296,9 +324,12 @@ class BreadthFirst:
                 return
             if taken is not None and succ != st:    # (written, but to the same values)
                 taken.append((index, succ))
-            key = succ if exact else fingerprint(succ)
-            if (elsewhere is None or not elsewhere(key, succ, here, changed)) and key not in seen:
-                consider(succ, key, here, changed, loaded)
+            # under symmetry the orbit's representative goes on; the properties, alike on
+            # the whole orbit, may be read off `succ`
+            on = succ if canonical is None else canonical(succ)
+            key = on if exact else fingerprint(on)
+            if (elsewhere is None or not elsewhere(key, on, here, changed)) and key not in seen:
+                consider(on, key, here, changed, loaded)
 
         for n, st in enumerate(level):
             if len(seen) >= max_states:
@@ -326,6 +357,14 @@ class BreadthFirst:
 
 PARALLEL_FROM = 1000       # a level this large goes to the worker processes (if more than one)
 PASSED = 1 << 20           # codes remembered per set of pending properties as passing them all
+
+
+def remembered_note(m: Machine) -> str:
+    """How many action runs were replayed, and which actions stopped remembering, why."""
+    replayed, run, forgotten = m.expand.memory()
+    share = f"{replayed / (replayed + run):.0%}" if replayed + run else "none"
+    return "; ".join([f"{share} of {replayed + run:,} action runs replayed",
+                      *(f"{name} not remembered: {why}" for name, why in forgotten.items())])
 
 
 def remembered(m: Machine, p) -> tuple | None:

@@ -1,7 +1,8 @@
 """The breadth-first search on several cores: states partitioned by fingerprint.
 
 Once a level is large (`explorer.PARALLEL_FROM` states), the search forks `n` worker
-processes. Worker w owns the states whose 64-bit fingerprint is w modulo n: it keeps
+processes. Worker w owns the states whose 64-bit fingerprint (under symmetry, their
+canonical form's, so that a whole orbit has one owner) is w modulo n: it keeps
 their part of the visited store and expands them. A successor owned by another worker
 is sent to it at the end of the level (this process routes the batches, unread); the
 owner keeps it if new. Levels stay synchronous, so a property is decided at the same
@@ -24,7 +25,6 @@ import time
 import traceback
 
 from ..errors import CheckerError, SpecError
-from .store import fingerprint
 
 
 def cores() -> int:
@@ -56,7 +56,7 @@ class Partitioned:
         bfs.visited.to_fingerprints()
         shares = [[] for _ in range(n)]
         for st in level:
-            shares[fingerprint(st) % n].append(st)
+            shares[bfs.visited.key(st) % n].append(st)      # its orbit's, under symmetry
         self.workers = self.start(shares)
         self.owed = [0] * n
         found_before, deadlock_before = set(bfs.search.found), bfs.deadlock_at

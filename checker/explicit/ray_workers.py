@@ -23,6 +23,7 @@ from .machine import Machine
 from .parallel import Partitioned, Share, WorkerLost, answer
 from ..results import Stats
 from .store import Visited
+from .symmetry import symmetry_of
 
 
 class RayPartitioned(Partitioned):
@@ -87,7 +88,8 @@ class _ShareActor:
         machine = Machine(*bound_with)
         install_oracle(machine.oracle)
         search = Search(machine, options)
-        visited = Visited("fingerprint")
+        symmetry = symmetry_of(machine, options.symmetry)    # tried by the coordinator
+        visited = Visited("fingerprint", symmetry.canonical if symmetry else None)
         visited.seen = seen
         bfs = BreadthFirst(machine, options, search, Stats(), [0] * len(machine.all_bindings),
                            visited, None, time.perf_counter() + seconds, None)

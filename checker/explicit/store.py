@@ -8,6 +8,11 @@ does: two states with one fingerprint would be taken for one, with the probabili
 trace is then rebuilt by running the spec again from an initial state, choosing at
 each step the successor with the next fingerprint on the path (as Stateright does).
 
+Under symmetry (`checker.explicit.symmetry`) a state is stored under its orbit's
+canonical form, so the store holds orbits, not the states the search met; a trace is
+rebuilt the same way, matching canonical forms (as TLC does), and is a real path of
+the spec.
+
 The breadth-first search reads `seen` and `exact` directly: it is the hot loop.
 """
 from __future__ import annotations
@@ -23,17 +28,21 @@ STORES = ("auto", "exact", "fingerprint")
 class Visited:
     """States seen -> their parent (None for an initial state), by state or fingerprint."""
 
-    def __init__(self, mode: str = "auto"):
+    def __init__(self, mode: str = "auto", canonical: Callable[[tuple], tuple] | None = None):
+        """`canonical`, under symmetry, maps a state to its orbit's representative."""
         if mode not in STORES:
             raise ValueError(f"store {mode!r}: expected one of {', '.join(STORES)}")
         self.mode = mode
         self.exact = mode != "fingerprint"
+        self.canonical = canonical
         self.seen: dict = {}
 
     def __len__(self) -> int:
         return len(self.seen)
 
     def key(self, st: tuple):
+        if self.canonical is not None:
+            st = self.canonical(st)
         return st if self.exact else fingerprint(st)
 
     def compact_if_large(self) -> bool:
@@ -61,7 +70,7 @@ class Visited:
             chain.append(k)
             k = self.seen[k]
         chain.reverse()
-        if self.exact:
+        if self.exact and self.canonical is None:
             return chain
         path = [self._find(chain[0], initial())]
         for k in chain[1:]:
@@ -69,11 +78,12 @@ class Visited:
         return path
 
     def _find(self, key: int, candidates: Iterable[tuple]) -> tuple:
-        found = next((c for c in candidates if fingerprint(c) == key), None)
+        found = next((c for c in candidates if self.key(c) == key), None)
         if found is None:
-            raise SpecError("a trace could not be rebuilt from its fingerprints (a collision, or "
-                            "a spec whose actions are not deterministic functions of the state): "
-                            "check again with --store exact")
+            raise SpecError("a trace could not be rebuilt from its fingerprints (a collision, "
+                            "a spec whose actions are not deterministic functions of the state, "
+                            "or a symmetry it does not have): check again with --store exact "
+                            "--no-symmetry")
         return found
 
     def collision_probability(self, generated: int) -> float | None:

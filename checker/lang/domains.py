@@ -217,8 +217,9 @@ class BoolDomain(Domain):
 class IntDomain(Domain):
     """`Int[lo, hi]`: the integers lo..hi inclusive (bounds may use constants)."""
 
-    def __init__(self, lo, hi):
+    def __init__(self, lo, hi, origin: "IntDomain | None" = None):
         self.lo, self.hi = lo, hi
+        self.origin = origin or self       # as the spec wrote it (symmetry names it so)
         self.lazy = isinstance(lo, Expr) or isinstance(hi, Expr)
         if not self.lazy:
             if not (isinstance(lo, int) and isinstance(hi, int)) or lo > hi:
@@ -227,7 +228,9 @@ class IntDomain(Domain):
             self.size = len(self.values)
 
     def resolve(self, env):
-        return IntDomain(resolve_value(self.lo, env), resolve_value(self.hi, env)) if self.lazy else self
+        if not self.lazy:
+            return self
+        return IntDomain(resolve_value(self.lo, env), resolve_value(self.hi, env), self.origin)
 
     def encode(self, value):
         if type(value) is int and self.lo <= value <= self.hi:

@@ -19,6 +19,7 @@ actor:
     rayhead.py      Ray's Jobs API: put-if-absent submit, stop, lazy recovery
     program.py      the user's entrypoint: one external side effect, then exit
     environment.py  operator faults, the user, the abstract clock
+    failover.py     a leader-election failover: a paused ex-leader resuming its reconcile
     properties.py   the claims of issue 3 as invariants, and witnesses
     liveness.py     the claims of issue 6 (fair progress), checked by RayJobLive
     spec.py         RayJob: all of the above in one class
@@ -70,6 +71,13 @@ recomputing from what is persisted, provided every side effect is keyed by persi
   the RayJob and the submitter Job stay unless DELETE_RAYJOB_CR_AFTER_JOB_FINISHES is set.
   With deletion rules (§8.1) each matching rule acts after its own TTL, the most
   destructive overdue one per reconcile.
+* Two replicas: leader election lets one reconcile at a time, but a leader paused past its
+  Lease (fault `leader_failover`, failover.py) resumes the reconcile it was in, with the
+  RayJob it had read, before it learns it lost the Lease. Its status and finalizer
+  updates get 409; its creates (decided by name), deletes and dashboard calls go through:
+  it re-creates a RayCluster the new leader cleaned up, submits a second time, and after
+  a retry creates the old attempt's Job beside the new one. Its reads go to the shared
+  cache, so the failover models keep it current (L = 0).
 * Deleting the RayJob calls StopJob (errors only logged) unless the persisted jobStatus is
   terminal, removes the finalizer, and leaves the children to the garbage collector.
 * With GCS fault tolerance (Redis) a RayCluster is NotFound only once its head pod is gone
@@ -84,14 +92,14 @@ Abstractions and simplifications (each keeps the verdicts of the properties)
   effect of their own, and what a delayed read can see is what the stale cache models.
 * resourceVersions are not numbers: every RayJob write by another actor marks the
   operator's copy stale (`m_fresh`), which is exactly what the 409 comparison decides.
-* Informer cache (L = 1): per object SYNC / FRESH / BEHIND plus the previous view; a version
-  once observed is never withheld again; after a restart the cache is current. L = 0
-  models a cache that is always current. This is *not* an over-approximation of a lagging
-  informer: a real cache may return any version not older than the last one the operator
-  observed, several changes behind (a Job created and then completed may still read
-  NotFound), while here it is at most one change behind per object. A deliberate
-  simplification (issue 19, deviation 3, not done): the stale-cache verdicts hold for a
-  lag of one change per object, not for every lag.
+* Informer cache (state.py, cache.py): per object kind a read returns any version not
+  older than the last one the operator observed and at most L changes behind the API
+  server (L = 0, 1, 2), which is what a lagging informer can return; after a restart
+  the cache is current. Each bound is exact, not an over-approximation of a longer lag:
+  with L = 1 a Job created and then completed reads Active at worst, with L = 2 it may
+  still read NotFound. The stale-cache verdicts are for the L of their model; L = 2
+  (`ops_all_lag2_F2`) moves none of `ops_all_F2`'s, nor of seven other stale-cache
+  models' (docs/design.md).
 * Time is an abstract clock of deadlines: `tick(r)` fires every armed deadline of duration
   <= r, so deadlines with a common start fire in order (30 s before 300 s). Time passes
   while the operator is down or idle after a reconcile that changed nothing and saw every
@@ -108,6 +116,13 @@ Abstractions and simplifications (each keeps the verdicts of the properties)
   every name is taken, lingering heads nothing can reach any more are deleted first (as
   the garbage collector may at any time; claim 5b records the overlap);
   `s_model_bounds` checks that the pools were large enough.
+  The pools (`ClusterId`, and `DRAWN_JOB_IDS`: the user's `spec.jobId` stays apart) are
+  interchangeable for a model's `[check] symmetry` on the focused models (check-model's
+  swap test passes on every state of `rayjob`, `suspend_F2`, which declares them, and
+  `suspend_stale_F2`), not on `slow/suspend_stale_F3`, whose orbit count depends on the
+  state of each orbit expanded: an unused name keeps its `cl_attempt` ghost, and the
+  lowest-unused rule then tells apart names that differ only in that dead ghost
+  (README, Symmetry). Symmetry finds few further orbits where it holds.
 * RayCluster status Ready iff its head serves (S4): the operator reads nothing else of
   it. Deleting a CR is immediate; its pods linger until `gc_cluster_pods`, which is what
   claim 5 is about, except with GCS fault tolerance, whose Redis clean-up finalizer takes
@@ -119,13 +134,15 @@ Abstractions and simplifications (each keeps the verdicts of the properties)
   same as a late first step. The health-wait loop is the guard "head serving" of
   `ray job status` (S6): it only waits. At most one pod of a deleted Job lingers (S5): a
   second needs a second Job deletion within the first's termination.
-* Every driver runs on the head, so a head restart kills it. With `entrypoint_num_cpus` or
-  other entrypoint resources the driver may run on a worker and survive the restart while
-  the retried submitter resubmits the same id (issue 19, deviation 6, not done): without
-  GCS fault tolerance that only adds a concurrent second run to traces that already
-  refute claims 3 and 11 (`head_noft_F1`); with it the resubmission is rejected, but the
-  surviving driver's record would not be failed by the recovery, which the spec does not
-  show (a RUNNING record it calls orphaned could in truth still run and succeed).
+* Drivers run on the head, so a head restart kills them, unless `driver_on_worker`
+  (`entrypoint_num_cpus` or other entrypoint resources: Ray then schedules the supervisor
+  on any node, §12.7, and KubeRay's recommended head has no CPUs). Then a head restart
+  leaves the driver running: with GCS fault tolerance its worker reconnects and the
+  record stays supervised (the job ends normally); without, no record shows it any more
+  (`stray`) while the retried submitter starts the same id again in the new GCS, so two
+  drivers of one attempt run at once (claim 3b) until the stray ends (its program exits,
+  or its raylet gives up reaching a GCS). A stray is not tied to a cluster: it may
+  outlive its cluster's deletion (it may flag, never hide).
 * Ray: the supervisor starts with the record (S14; the crash window inside submit is a
   Ray bug of its own, ray #62766, and put-if-absent still decides every duplicate); a stop
   is atomic (S15; an effect racing the SIGTERM could only add refutations of claim 11,
@@ -153,9 +170,7 @@ Abstractions and simplifications (each keeps the verdicts of the properties)
   flag a violation the exact history would not.
 
 Left out, and why the verdicts do not depend on it: clusterSelector mode (no creates or
-deletes: nothing for the at-most-once claims to check), preRunningDeadlineSeconds
-(another deadline, retried like SubmissionFailed), the legacy `deletionStrategy`
+deletes: nothing for the at-most-once claims to check), the legacy `deletionStrategy`
 onSuccess/onFailure policies (the TTL path's timing, which claim 9 checks; the deletion
-rules are modelled, deletion.py), batch schedulers (hooks around the same steps) and two
-active leaders (leader election).
+rules are modelled, deletion.py), batch schedulers (hooks around the same steps).
 """

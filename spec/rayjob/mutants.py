@@ -5,8 +5,8 @@ that some property catches each of them, with a short counterexample.
 from checker import action, fault, require
 
 from .spec import RayJob
-from .types import (WRITES, ClStat, Head, JobView, KvKey, Mode, Pc, Phase, PodSlot, Rec, Result,
-                    SubPc, Timer)
+from .types import (WRITES, ClStat, Head, JobView, JStat, KvKey, Mode, Pc, Phase, PodSlot, Reason,
+                    Rec, Result, SubPc, Timer)
 
 
 class SubmitBeforeIdentity(RayJob):
@@ -305,6 +305,16 @@ class ValidateBeforeDeletion(RayJob):
             s._validation_failed()
 
 
+class SubmitterFailureFailsJob(RayJob):
+    """M29, a naive fix of kuberay #2314 (Failed with jobStatus RUNNING): a failed
+    submitter also writes jobStatus FAILED, as if Ray had failed the program, so a RayJob
+    whose program never started reads as run and failed (claim 20)."""
+
+    def _fail_submitter(s):
+        s._set(job_status=JStat.FAILED)
+        s._fail(Reason.APP_FAILED)
+
+
 ALL = [SubmitBeforeIdentity, ClusterNameInInitializing, PutOverwrite,
        RetryingNoWait, NoStatusGuard, NoSubmissionId, PreFix3903, RetryAllReasons,
        StopJobFatal, NoStopOnDelete, StatusUpdateNoVersion, RunningRecreatesJob,
@@ -312,4 +322,4 @@ ALL = [SubmitBeforeIdentity, ClusterNameInInitializing, PutOverwrite,
        FailedMapsToComplete, SuspendedRequeues, SelfDeleteIgnoresTTL, SidecarHeadRecreated,
        SidecarMissingHeadIgnored, SidecarRestartNoStatusCheck, RulesIgnoreTTL,
        RulesIgnoreCondition, InteractiveDrawsJobId, PreRunningDeadlineIgnored,
-       ValidateBeforeDeletion]
+       ValidateBeforeDeletion, SubmitterFailureFailsJob]

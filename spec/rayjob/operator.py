@@ -188,7 +188,11 @@ class Operator(RayJobState):
         """GenerateRayClusterName (U:369-371): a random suffix, never seen before. Only
         equality of names is observable, so a name that nothing refers to any more is as
         good as a fresh one: the lowest such name is taken (a symmetry reduction that keeps
-        the pool finite however many attempts there are)."""
+        the pool finite however many attempts there are). Taking the lowest makes no name
+        special where the unused names are alike, their ghosts too (another would give a
+        renaming of the same state); an unused name's `cl_attempt` is not reset, so the
+        pool is a symmetric set for `[check] symmetry` only where they are (package
+        docstring)."""
         c = s._draw(tuple(ClusterId), s._cluster_in_use)
         s.cl_attempt[c] = None                     # ghost: the name starts afresh
         return c
@@ -217,8 +221,11 @@ class Operator(RayJobState):
 
     def _cluster_named(s, c: ClusterId) -> bool:
         """Does anything but c's own head and GCS name c?"""
-        return (c in (s.rj_b.cluster, s.rj_prev_b.cluster, s.m_b.cluster, s.att_cluster, s.svc)
-                or s.cl_cr[c] or s.cl_cache[c] is CacheSt.BEHIND or s.cl_prev[c] is not CrView.ABSENT
+        return (c in (s.rj_b.cluster, s.rj_prev_b.cluster, s.rj_older_b.cluster, s.m_b.cluster,
+                      s.att_cluster, s.svc)
+                or s.ex_b.cluster is c
+                or s.cl_cr[c] or s.cl_cache[c] is CacheSt.BEHIND
+                or s.cl_prev[c] is not CrView.ABSENT or s.cl_older[c] is not CrView.ABSENT
                 or (s.job is not None and s.job.target is c)
                 or any(p is not None and p.target is c for p in s.pods.values()))
 
@@ -246,7 +253,9 @@ class Operator(RayJobState):
         return True
 
     def _job_id_in_use(s, j: JobId) -> bool:
-        return (j in (s.rj_b.job_id, s.rj_prev_b.job_id, s.m_b.job_id, s.att_job)
+        return (j in (s.rj_b.job_id, s.rj_prev_b.job_id, s.rj_older_b.job_id, s.m_b.job_id,
+                      s.att_job)
+                or s.ex_b.job_id is j
                 or (s.job is not None and s.job.job_id is j)
                 or s.mode is Mode.SIDECAR and any(sc is not None and sc.job_id is j
                                                   for sc in s.sidecar.values())
@@ -446,6 +455,9 @@ class Operator(RayJobState):
         """Models GetJobInfo (D:154-184) and what Running does with the answer
         (C:301-365)."""
         require(s.pc is Pc.GET_JOB_INFO and not s.op_down)
+        s._get_job_info()
+
+    def _get_job_info(s):
         s._job_info(s._ray_get(s._dashboard_key()))
 
     def _dashboard_key(s):
@@ -503,6 +515,9 @@ class Operator(RayJobState):
     def op_submit_job(s):
         """Models SubmitJob with submission_id = status.jobId (HTTPMode, C:1307-1321)."""
         require(s.pc is Pc.SUBMIT_JOB and not s.op_down)
+        s._submit_job_call()
+
+    def _submit_job_call(s):
         s._submit_job(deliver=True, answer=True)
 
     def _submit_job(s, deliver: bool, answer: bool) -> bool:
@@ -670,3 +685,6 @@ WRITE_STEP = {Pc.FIN_ADD: "_fin_add", Pc.STATUS_WRITE: "_status_write",
               Pc.CREATE_JOB: "_create_job", Pc.DELETE_CLUSTER: "_delete_cluster",
               Pc.DELETE_JOB: "_delete_job", Pc.DELETE_RJ: "_delete_rj",
               Pc.SUSPEND_WORKERS: "_suspend_workers"}
+# The step that performs each call (failover.py: a paused ex-leader's pending call).
+CALL_STEP = {**WRITE_STEP, Pc.STOP_JOB: "_stop_job", Pc.GET_JOB_INFO: "_get_job_info",
+             Pc.SUBMIT_JOB: "_submit_job_call"}

@@ -9,7 +9,10 @@ from checker import invariant, reachable
 from .apiserver import FINISHED
 from .state import RayJobState
 from .types import (NONTERMINAL_RECS, REC_STATUS, TERMINAL, Age, Head, JCond, JStat, KvKey, Mode,
-                    Pc, Phase, Reason, Rec, Timer)
+                    Pc, Phase, Reason, Rec, Stray, Timer)
+
+
+PROGRAM_ENDED = frozenset({JStat.SUCCEEDED, JStat.FAILED})   # STOPPED: stopped, not ended
 
 
 class Properties(RayJobState):
@@ -44,6 +47,15 @@ class Properties(RayJobState):
     def p3_driver_once_per_attempt(s):
         """The entrypoint (driver) starts at most once per attempt."""
         return max(s.driver_starts.values()) <= 1
+
+    @invariant
+    def p3b_one_driver_at_a_time(s):
+        """No two drivers of one attempt run at the same time: with entrypoint resources
+        a driver may outlive a head restart on a worker while the retried submitter
+        starts the same submission id again in the new GCS (issue 19, deviation 6)."""
+        return s.stray is Stray.NONE or s.stray_att is None or not any(
+            r in (Rec.RUNNING, Rec.WROTE) and s.cl_attempt[k.c] is s.stray_att
+            for k, r in s.kv.items())
 
     @invariant
     def p4_identity_stable(s):
@@ -95,9 +107,11 @@ class Properties(RayJobState):
 
     @invariant
     def p10b_deleted_rayjob_ray_stopped(s):
-        """Once the RayJob is gone, no Ray job of it is still pending or running."""
-        return s._live() or not any(r in NONTERMINAL_RECS and s.head[k.c] is not Head.NONE
-                                    for k, r in s.kv.items())
+        """Once the RayJob is gone, no Ray job of it is still pending or running (a stray
+        driver on a worker included)."""
+        return s._live() or (s.stray is Stray.NONE
+                             and not any(r in NONTERMINAL_RECS and s.head[k.c] is not Head.NONE
+                                         for k, r in s.kv.items()))
 
     @invariant
     def p11_effect_at_most_once(s):
@@ -186,6 +200,15 @@ class Properties(RayJobState):
     def p19_complete_ran_once(s):
         """A Complete attempt ran its driver exactly once."""
         return not s._live(Phase.COMPLETE) or s.driver_starts[Age.CUR] == 1
+
+    @invariant
+    def p20_ended_attempt_ran_its_driver(s):
+        """At least once per attempt: a Complete or Failed RayJob whose jobStatus says its
+        program ended (SUCCEEDED or FAILED) started a driver in its last attempt. (A
+        resubmission in the same attempt is claim 3's; a retry is a new attempt.)"""
+        if not s._live() or s.rj.phase not in FINISHED:
+            return True
+        return s.rj.job_status not in PROGRAM_ENDED or s.driver_starts[Age.CUR] >= 1
 
     @invariant
     def s_model_bounds(s):

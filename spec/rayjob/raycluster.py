@@ -23,10 +23,11 @@ class RayClusterCtl(RayJobState):
         fault tolerance is on; running drivers die; the controller re-creates the head.
         In SidecarMode the head pod's restartPolicy is Never: the RayCluster controller
         deletes the pod (`shouldDeletePod`) and, the cluster being provisioned, never
-        re-creates it (`ray.io/disable-provisioned-head-restart`, §3.6)."""
+        re-creates it (`ray.io/disable-provisioned-head-restart`, §3.6). Worker pods stay:
+        a driver on a worker (`driver_on_worker`) outlives the restart."""
         require(s.budget > 0 and s.head[c] is Head.SERVING)
         s._fault()
-        s._head_stops(c, keep_records=s.gcs_ft)
+        s._head_stops(c, keep_records=s.gcs_ft, workers_stay=True)
         s._head_after_restart(c)
 
     def _head_after_restart(s, c: ClusterId):

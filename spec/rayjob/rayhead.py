@@ -16,7 +16,7 @@ corrected two assumptions about GCS fault tolerance:
 from .state import RayJobState
 from checker import action, require
 
-from .types import SUPERVISED_RECS, ClusterId, Head, KvKey, PodSlot, Rec, SubPc
+from .types import SUPERVISED_RECS, ClusterId, Head, KvKey, PodSlot, Rec, Stray, SubPc
 
 
 class RayHead(RayJobState):
@@ -69,13 +69,17 @@ class RayHead(RayJobState):
         s._event()
         s.kv[k] = Rec.FAILED
 
-    def _head_stops(s, c: ClusterId, keep_records: bool):
-        """The head of `c` goes away: drivers die with it; records survive only with GCS
-        fault tolerance (then, with eager recovery, RUNNING ones are FAILED at once and
+    def _head_stops(s, c: ClusterId, keep_records: bool, workers_stay: bool = False):
+        """The head of `c` goes away: drivers on it die with it; records survive only with
+        GCS fault tolerance (then, with eager recovery, RUNNING ones are FAILED at once and
         PENDING ones wait for their start timeout); every `ray job logs --follow`
-        attached to it breaks; its sidecar submitter stops with it."""
+        attached to it breaks; its sidecar submitter stops with it. `workers_stay`: only
+        the head restarts, so drivers on worker nodes (`driver_on_worker`) live on."""
         for k in s._keys(c):
-            s._record_survives(k, keep_records)
+            if workers_stay and s.driver_on_worker:
+                s._worker_driver_survives(k, keep_records)
+            else:
+                s._record_survives(k, keep_records)
         for p in PodSlot:
             s._follower_breaks(p, c)
         s.sidecar[c] = None                 # a sidecar submitter stops with its pod
@@ -94,6 +98,21 @@ class RayHead(RayJobState):
             s.kv[k] = Rec.STRANDED if s.lazy_ft_recovery else Rec.TIMING_OUT
         elif s.kv[k] in SUPERVISED_RECS:
             s.kv[k] = Rec.ORPHAN if s.lazy_ft_recovery else Rec.FAILED
+
+    def _worker_driver_survives(s, k: KvKey, keep_records: bool):
+        """A head restart with the supervisor on a worker (JobManager's
+        `_get_scheduling_strategy`: "DEFAULT" once entrypoint resources are set, §12.7).
+        With GCS fault tolerance the worker's raylet reconnects and the detached
+        supervisor lives on: its record stays supervised, and the recovery's monitor
+        finds the actor alive. Without, the new GCS has no record: a running driver runs
+        on, recorded nowhere (`stray`), and a supervisor that had not started its
+        driver cannot record it any more (no driver)."""
+        if keep_records:
+            return
+        if s.kv[k] in (Rec.RUNNING, Rec.WROTE) and s.stray is not Stray.RUNNING:
+            s.stray = Stray.RUNNING if s.kv[k] is Rec.RUNNING else Stray.WROTE
+            s.stray_att = s.cl_attempt[k.c]
+        s.kv[k] = Rec.NONE
 
     def _follower_breaks(s, p: PodSlot, c: ClusterId):
         """A submitter pod following logs from the stopped head sees its stream break."""

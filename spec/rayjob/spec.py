@@ -3,6 +3,7 @@ from .apiserver import ApiServer
 from .cache import InformerCache
 from .deletion import DeletionRules
 from .environment import Environment
+from .failover import Failover
 from .interactive import InteractiveMode
 from .liveness import Liveness
 from .operator import Operator
@@ -15,7 +16,8 @@ from .submitter import Submitter
 
 
 class RayJob(Operator, DeletionRules, ApiServer, InformerCache, Submitter, SidecarSubmitter,
-             InteractiveMode, RayClusterCtl, RayHead, UserProgram, Environment, Properties):
+             InteractiveMode, RayClusterCtl, RayHead, UserProgram, Environment, Failover,
+             Properties):
     """KubeRay's RayJob controller with Kubernetes, the submitter, Ray and the faults."""
 
 

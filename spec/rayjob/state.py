@@ -1,19 +1,22 @@
 """Every variable of the RayJob spec, its constants, and the helpers all actors share.
 
 The informer cache is represented by lag, not by resourceVersions: per object a state
-SYNC / FRESH / BEHIND and the previous view. A write moves the object's cache to FRESH
-(current, but not yet observed: a `stale` fault may still withhold it) with the view it
-replaced kept as the previous one; a read of FRESH makes it SYNC (once observed, a
-version is never withheld again). So each cache moves forward and is at most one
-version (L = 1) behind; L = 0 is a cache that is always current. A real informer may lag
-by more than one change; the package docstring says what that leaves out.
+SYNC / FRESH / BEHIND, a lag count and the L views before the current one. A write moves
+the object's cache to FRESH (current, but not yet observed: a `stale` fault may still
+withhold it), keeping the view it replaced as the previous one and counting one more
+earlier view the cache may still return, up to L. A `stale` fault makes the cache stand
+at any of those (BEHIND, `lag` versions back); it catches up by itself, to any later
+one; a read of FRESH makes it SYNC. So a read returns any version not older than the
+last one the operator observed and at most L changes behind: what a lagging informer
+can return (docs/design.md, "What a lagging cache returns"). L = 0 is a cache that is
+always current.
 """
 from checker import Const, Ghost, Int, Map, Option, Spec, SpecError, initial
 
 from .types import (BACKOFF_LIMIT, EMPTY, NEW_RJ, OLDER, Age, CacheSt, ClStat, ClusterId, CrView,
                     ExitMode, Head, JobId, JobObj, JobView, JCond, Key, KvKey, Mode, Outcome, Pc,
-                    Phase, PodSlot, Rank, Rec, Result, RJBody, RJHead, Rules, Sidecar, Sink, SubPod,
-                    Timer, SIDECAR_RESTART_LIMIT)
+                    Phase, PodSlot, Rank, Rec, Result, RJBody, RJHead, Rules, Sidecar, Sink, Stray,
+                    SubPod, Timer, SIDECAR_RESTART_LIMIT)
 
 Count = Int[0, 2]            # saturating: 2 means "more than once"
 
@@ -31,6 +34,9 @@ class RayJobState(Spec):
     deletion_rules = Const(Rules.OFF, "spec.deletionStrategy.deletionRules (feature gate "
                                       "RayJobDeletionPolicy, on by default)")
     gcs_ft = Const(False, "GCS fault tolerance (Redis): job records survive a head restart")
+    driver_on_worker = Const(False, "entrypoint_num_cpus / entrypoint_resources (or "
+                                    "RAY_JOB_ALLOW_DRIVER_ON_WORKER_NODES): the job supervisor "
+                                    "and its driver run on a worker node, not on the head")
     lazy_ft_recovery = Const(True, "Ray 2.60: an orphaned RUNNING record turns FAILED only "
                                    "on an agent-routed call (OBS §4.6)")
     follow_exit_on_head_stop = Const(ExitMode.EITHER, "`ray job logs --follow` exit code "
@@ -42,7 +48,7 @@ class RayJobState(Spec):
     program = Const(Outcome.SUCCEED, "how the user's program ends")
     sink = Const(Sink.APPEND, "the program's external sink")
     L = Const(0, "informer lag bound in versions (0: the cache is always current)",
-              min=0, max=1)
+              min=0, max=2)
     F = Const(1, "total budget of faults and user interventions", min=0, max=3)
     stale_spans_time = Const(True, "may 30 s pass while a cache is behind")
     late_reconcile = Const(False, "may a reconcile owed come after a deadline passed (one "
@@ -62,14 +68,24 @@ class RayJobState(Spec):
     sidecar: Map[ClusterId, Option[Sidecar]] = Map.fill(None)   # each head pod's submitter
     # ------------------------------------------------------------ Ray
     kv: Map[KvKey, Rec] = Map.fill(Rec.NONE)     # job records, per cluster GCS
+    stray: Stray = Stray.NONE                    # a driver whose GCS forgot it (on a worker)
     # ------------------------------------------------------------ informer cache
+    # per object: its state, how many earlier views it may return (FRESH) or how far
+    # back it stands (BEHIND), the view one change back and the one two changes back
     rj_cache: CacheSt = CacheSt.SYNC
+    rj_lag: Int[0, L] = 0
     rj_prev: Option[RJHead] = None
     rj_prev_b: RJBody = EMPTY
+    rj_older: Option[RJHead] = None
+    rj_older_b: RJBody = EMPTY
     cl_cache: Map[ClusterId, CacheSt] = Map.fill(CacheSt.SYNC)
+    cl_lag: Map[ClusterId, Int[0, L]] = Map.fill(0)
     cl_prev: Map[ClusterId, CrView] = Map.fill(CrView.ABSENT)
+    cl_older: Map[ClusterId, CrView] = Map.fill(CrView.ABSENT)
     job_cache: CacheSt = CacheSt.SYNC
+    job_lag: Int[0, L] = 0
     job_prev: JobView = JobView.ABSENT
+    job_older: JobView = JobView.ABSENT
     # ------------------------------------------------------------ operator memory
     pc: Pc = Pc.IDLE
     m_h: Option[RJHead] = None                   # the in-memory RayJob
@@ -80,6 +96,14 @@ class RayJobState(Spec):
     m_cl: ClStat = ClStat.NONE                   # cluster status read in Running
     m_clean: bool = False                        # nothing changed since this reconcile began
     op_down: bool = False
+    # ------------------------------------------------------------ a paused ex-leader (failover.py)
+    ex_pc: Pc = Pc.IDLE                          # its next call; IDLE: there is none
+    ex_h: Option[RJHead] = None                  # its memory, as the operator's above
+    ex_b: RJBody = EMPTY
+    ex_orig: Option[Key] = None
+    ex_fresh: bool = False
+    ex_sub_fin: bool = False
+    ex_cl: ClStat = ClStat.NONE
     last_result: Result = Result.NONE
     # ------------------------------------------------------------ clock and faults
     t_subfin: Timer = Timer.OFF                  # Job finishedAt + 30 s
@@ -99,6 +123,7 @@ class RayJobState(Spec):
     att_cluster: Ghost[Option[ClusterId]] = None     # the identity it persisted first
     att_job: Ghost[Option[JobId]] = None
     cl_attempt: Ghost[Map[ClusterId, Option[Age]]] = Map.fill(None)  # which attempt created it
+    stray_att: Ghost[Option[Age]] = None         # the attempt of the stray driver
     named: Ghost[bool] = False                   # the current attempt has created a name
     two_names: Ghost[bool] = False               # some attempt created two
     cl_creates: Ghost[Map[Age, Count]] = Map.fill(0)
@@ -125,6 +150,7 @@ class RayJobState(Spec):
     ttl_cleanup: Ghost[bool] = False
     finalizer_removed: Ghost[bool] = False       # a deletion went through the finalizer
     resumed: Ghost[bool] = False
+    failed_over: Ghost[bool] = False             # a leader-election failover happened
 
     @initial
     def init(s):
@@ -161,68 +187,106 @@ class RayJobState(Spec):
                 JCond.FAILED: JobView.FAILED}[s.job.cond]
 
     # ------------------------------------------------------------ writes (API server side)
-    def _lagged(s, st: CacheSt) -> CacheSt:
-        """Cache state of an object just written: the new version may still be withheld."""
+    def _lagged(s, st: CacheSt, lag: int) -> tuple[CacheSt, int]:
+        """Cache state and lag of an object just written: the new version may still be
+        withheld, and the cache may return one more earlier version, up to L (a cache
+        standing behind keeps its version unless that is now more than L changes old)."""
         if s.L == 0:
-            return CacheSt.SYNC
-        return CacheSt.BEHIND if st is CacheSt.BEHIND else CacheSt.FRESH
+            return CacheSt.SYNC, 0
+        return (CacheSt.BEHIND if st is CacheSt.BEHIND else CacheSt.FRESH), min(lag + 1, s.L)
 
     def _write_rj(s, h, b, own: bool = False):
         """Apply a RayJob write; any write but the operator's own moves the resourceVersion
         past the operator's in-memory copy (its next write gets 409)."""
         s.m_clean = False
+        if s.L == 2:
+            s.rj_older, s.rj_older_b = s.rj_prev, s.rj_prev_b
         if s.L:
             s.rj_prev, s.rj_prev_b = s.rj, s.rj_b
-        s.rj_cache = s._lagged(s.rj_cache)
+        s.rj_cache, s.rj_lag = s._lagged(s.rj_cache, s.rj_lag)
         s.rj, s.rj_b = h, b
         if not own:
             s.m_fresh = False
+        s.ex_fresh = False                        # a paused ex-leader's copy (failover.py)
 
     def _set_cluster(s, c, cr: bool, head: Head):
         s.m_clean = False
         old = s._cl_view(c)
         s.cl_cr[c], s.head[c] = cr, head
         if s._cl_view(c) is not old:
+            if s.L == 2:
+                s.cl_older[c] = s.cl_prev[c]
             if s.L:
                 s.cl_prev[c] = old
-            s.cl_cache[c] = s._lagged(s.cl_cache[c])
+            s.cl_cache[c], s.cl_lag[c] = s._lagged(s.cl_cache[c], s.cl_lag[c])
 
     def _set_job(s, job):
         s.m_clean = False
         old = s._job_view()
         s.job = job
         if s._job_view() is not old:
+            if s.L == 2:
+                s.job_older = s.job_prev
             if s.L:
                 s.job_prev = old
-            s.job_cache = s._lagged(s.job_cache)
+            s.job_cache, s.job_lag = s._lagged(s.job_cache, s.job_lag)
+
+    # ------------------------------------------------------------ the cache moving
+    # `_x_at(lag)`: the cache of x stands `lag` versions back (0: current, and observed);
+    # the views older than the one it holds are forgotten: it never returns them again.
+    def _rj_at(s, lag: int):
+        s.rj_cache = CacheSt.BEHIND if lag else CacheSt.SYNC
+        s.rj_lag = lag
+        if lag == 0:
+            s.rj_prev, s.rj_prev_b = None, EMPTY
+        if lag < 2:
+            s.rj_older, s.rj_older_b = None, EMPTY
+
+    def _cl_at(s, c, lag: int):
+        s.cl_cache[c] = CacheSt.BEHIND if lag else CacheSt.SYNC
+        s.cl_lag[c] = lag
+        if lag == 0:
+            s.cl_prev[c] = CrView.ABSENT
+        if lag < 2:
+            s.cl_older[c] = CrView.ABSENT
+
+    def _job_at(s, lag: int):
+        s.job_cache = CacheSt.BEHIND if lag else CacheSt.SYNC
+        s.job_lag = lag
+        if lag == 0:
+            s.job_prev = JobView.ABSENT
+        if lag < 2:
+            s.job_older = JobView.ABSENT
 
     # ------------------------------------------------------------ reads (operator side)
     def _read_rj(s):
         if s.rj_cache is CacheSt.BEHIND:
+            if s.rj_lag == 2:
+                return s.rj_older, s.rj_older_b
             return s.rj_prev, s.rj_prev_b
-        s.rj_cache, s.rj_prev, s.rj_prev_b = CacheSt.SYNC, None, EMPTY
+        s._rj_at(0)
         return s.rj, s.rj_b
 
     def _read_cluster(s, c) -> CrView:
         if c is None:
             return CrView.ABSENT
         if s.cl_cache[c] is CacheSt.BEHIND:
-            return s.cl_prev[c]
-        s.cl_cache[c], s.cl_prev[c] = CacheSt.SYNC, CrView.ABSENT
+            return s.cl_older[c] if s.cl_lag[c] == 2 else s.cl_prev[c]
+        s._cl_at(c, 0)
         return s._cl_view(c)
 
     def _read_job(s) -> JobView:
         if s.job_cache is CacheSt.BEHIND:
-            return s.job_prev
-        s.job_cache, s.job_prev = CacheSt.SYNC, JobView.ABSENT
+            return s.job_older if s.job_lag == 2 else s.job_prev
+        s._job_at(0)
         return s._job_view()
 
     def _resync(s):
         """A fresh consistent LIST (operator restart): every cache is current."""
-        s.rj_cache, s.rj_prev, s.rj_prev_b = CacheSt.SYNC, None, EMPTY
-        s.job_cache, s.job_prev = CacheSt.SYNC, JobView.ABSENT
+        s._rj_at(0)
+        s._job_at(0)
         for c in ClusterId:
-            s.cl_cache[c], s.cl_prev[c] = CacheSt.SYNC, CrView.ABSENT
+            s._cl_at(c, 0)
 
     def _any_behind(s) -> bool:
         return (s.rj_cache is CacheSt.BEHIND or s.job_cache is CacheSt.BEHIND
@@ -288,6 +352,7 @@ class RayJobState(Spec):
         one joins the older ones (its counts folded into theirs by max)."""
         for c in ClusterId:
             s.cl_attempt[c] = OLDER[s.cl_attempt[c]]
+        s.stray_att = OLDER[s.stray_att]
         for counter in (s.cl_creates, s.job_creates, s.driver_starts, s.submit_calls):
             counter[Age.OLD] = max(counter[Age.OLD], counter[Age.PREV])
             counter[Age.PREV], counter[Age.CUR] = counter[Age.CUR], 0

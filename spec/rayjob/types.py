@@ -109,6 +109,15 @@ class Rec(Enum):
     TIMING_OUT = "PENDING(start timeout running)"
 
 
+class Stray(Enum):
+    """A driver on a worker node that outlived a head restart without GCS fault tolerance:
+    no GCS records it any more, so no call can see or stop it (several are merged: one
+    that may still write its side effect counts)."""
+    NONE = "none"
+    RUNNING = "running, unrecorded"
+    WROTE = "running, unrecorded (effect written)"
+
+
 SUPERVISED_RECS = frozenset({Rec.PENDING, Rec.RUNNING, Rec.WROTE})     # a supervisor runs it
 NONTERMINAL_RECS = SUPERVISED_RECS | {Rec.ORPHAN, Rec.STRANDED, Rec.TIMING_OUT}
 REC_STATUS = {Rec.PENDING: JStat.PENDING, Rec.STRANDED: JStat.PENDING,

@@ -16,7 +16,7 @@ from checker import invariant
 
 from ..state import RayJobState
 from ..types import (EMPTY, NOT_RETRIED, Age, CacheSt, ClStat, ClusterId, CrView, JCond,
-                    JobView, Mode, Pc, Phase, PodSlot, Rank, Timer, key)
+                    JobView, Mode, Pc, Phase, PodSlot, Rank, Stray, Timer, key)
 
 NAMED_CALLS = (Pc.CREATE_CLUSTER, Pc.CREATE_JOB, Pc.CREATE_SVC, Pc.UPDATE_SVC,
                Pc.GET_JOB_INFO, Pc.SUBMIT_JOB)
@@ -73,10 +73,25 @@ class Lemmas(RayJobState):
         if s.L:
             return True
         return (s.rj_cache is CacheSt.SYNC and s.job_cache is CacheSt.SYNC
+                and s.rj_lag == 0 and s.job_lag == 0
                 and s.rj_prev is None and s.rj_prev_b == EMPTY
-                and s.job_prev is JobView.ABSENT
-                and all(s.cl_cache[c] is CacheSt.SYNC and s.cl_prev[c] is CrView.ABSENT
+                and s.rj_older is None and s.rj_older_b == EMPTY
+                and s.job_prev is JobView.ABSENT and s.job_older is JobView.ABSENT
+                and all(s.cl_cache[c] is CacheSt.SYNC and s.cl_lag[c] == 0
+                        and s.cl_prev[c] is CrView.ABSENT and s.cl_older[c] is CrView.ABSENT
                         for c in ClusterId))
+
+    @invariant
+    def lemma_an_ex_leader_needs_a_fault(s):
+        """Only a failover (a fault: F > 0) leaves a paused ex-leader."""
+        return s.F > 0 or (s.ex_pc is Pc.IDLE and s.ex_h is None and s.ex_b == EMPTY
+                           and s.ex_orig is None and not s.ex_fresh and not s.ex_sub_fin
+                           and s.ex_cl is ClStat.NONE)
+
+    @invariant
+    def lemma_strays_need_worker_drivers(s):
+        """A driver outlives its GCS only on a worker node (`driver_on_worker`)."""
+        return s.driver_on_worker or s.stray is Stray.NONE
 
     @invariant
     def lemma_idle_operator_remembers_nothing(s):
@@ -100,7 +115,7 @@ class Lemmas(RayJobState):
         """Waiting is entered only in InteractiveMode, an invalid spec and ValidationFailed
         only after a user's edit (a fault: F > 0); a deadline the configuration does not
         set (pre-running, a deletion rule's) is never armed."""
-        for h in (s.rj, s.rj_prev, s.m_h):
+        for h in (s.rj, s.rj_prev, s.rj_older, s.m_h):
             if h is not None and (h.phase is Phase.WAITING and s.mode is not Mode.INTERACTIVE
                                   or s.F == 0 and (h.phase is Phase.VALIDATION_FAILED
                                                    or not h.valid)):
@@ -170,7 +185,8 @@ class Lemmas(RayJobState):
     def lemma_failed_counts_bounded(s):
         """Persisted, cached or in memory, status.failed stays within backoffLimit + 1."""
         return (_failures_counted(s, s.rj, s.rj_b) and _failures_counted(s, s.m_h, s.m_b)
-                and _failures_counted(s, s.rj_prev, s.rj_prev_b))
+                and _failures_counted(s, s.rj_prev, s.rj_prev_b)
+                and _failures_counted(s, s.rj_older, s.rj_older_b))
 
     @invariant
     def lemma_copy_counts_one_failure(s):

@@ -385,8 +385,9 @@ class NoFaultLemmas(RayJobState):
 
     @invariant
     def lemma_exact_reads(s):
-        """With an exact cache a create is attempted only for an object that does not exist."""
-        if s.L:
+        """With an exact cache and one operator process a create is attempted only for an
+        object that does not exist (a paused ex-leader may create it first)."""
+        if s.L or s.failed_over:
             return True
         if s.pc is Pc.CREATE_CLUSTER and s.m_b.cluster is not None and s.cl_cr[s.m_b.cluster]:
             return False
