@@ -83,8 +83,9 @@ class Lemmas(RayJobState):
 
     @invariant
     def lemma_an_ex_leader_needs_a_fault(s):
-        """Only a failover (a fault: F > 0) leaves a paused ex-leader."""
-        return s.F > 0 or (s.ex_pc is Pc.IDLE and s.ex_h is None and s.ex_b == EMPTY
+        """Only a failover (a fault: F > 0) leaves a paused ex-leader, or marks one."""
+        return s.F > 0 or (not s.failed_over and s.ex_pc is Pc.IDLE and s.ex_h is None
+                           and s.ex_b == EMPTY
                            and s.ex_orig is None and not s.ex_fresh and not s.ex_sub_fin
                            and s.ex_cl is ClStat.NONE)
 
