@@ -158,7 +158,8 @@ def expander(m, remember: bool = True) -> Callable[[tuple, Emit], int]:
         steps emitted and `base`, or None when the scratch no longer holds `st`."""
         remembering, produced, taken = a.remembering, 0, []
         a.misses += 1
-        reads[:] = a.first
+        if remembering:
+            reads[:] = a.first
         while mine:
             low = mine & -mine
             mine ^= low

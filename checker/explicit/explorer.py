@@ -183,7 +183,7 @@ class BreadthFirst:
         self.reachables = [p for p in reachables if machine.constant(p.fn) is not False]
         self.expand = machine.expand
         self.remembered = {p.name: remembered(machine, p) for p in invariants + reachables}
-        self.pending_after: dict[int, list] = {}    # changed bits -> the properties to check
+        self.pending_after: dict[int, tuple] = {}   # changed bits -> what to check (`_pending`)
         self.next_level: list[tuple] = []
         self.step_invariants = list(search.step_invariants)
 
