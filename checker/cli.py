@@ -151,7 +151,8 @@ def _not_nan(ctx, param, value):
               help="Random walks instead of the whole search (the simulate engine): finds "
                    "violations in models too large to exhaust, proves nothing.")
 @click.option("--walks", type=click.IntRange(min=1),
-              help="Simulation: how many walks (default 1,000, or as many as --max-seconds allows).")
+              help="Simulation: how many walks (default 1,000; with --max-seconds and no --walks, "
+                   "as many as the time allows).")
 @click.option("--depth", type=click.IntRange(min=1),
               help="Stop the search at this depth; a simulation's walks take at most this "
                    "many steps (default 100).")
@@ -177,6 +178,8 @@ def check(model, consts, json_path, trace_dir, max_states, max_seconds, deadlock
     if simulate:
         m.engine = "simulate"
     simulation_flags(m, walks, depth, seed, per_property)
+    if m.engine == "simulate" and max_seconds and not walks:
+        m.options.walks = None                  # walk until the time is up
     if max_states:
         m.options.max_states = max_states
     if max_seconds:

@@ -166,7 +166,7 @@ def load_model(path: str | Path, overrides: dict[str, Any] | None = None) -> Mod
                            max_seconds=check.get("max_seconds"),
                            max_depth=check.get("max_depth"), store=store, symmetry=symmetry,
                            traces_per_property=check.get("traces_per_property", 1),
-                           walks=check.get("walks"), seed=check.get("seed", 0))
+                           walks=check.get("walks", 1000), seed=check.get("seed", 0))
     spec_cls = import_spec(data["spec"], path, where(None, "spec"))
     symbolic = {k: v for k, v in data.get("symbolic", {}).items() if k not in (overrides or {})}
     return Model(path, text, spec_cls, data.get("description", ""), constants, groups,

@@ -18,5 +18,5 @@ class CheckOptions:
     ray: str | None = None                      # run them as Ray actors: "local" or an address
     symmetry: list[str] = dataclasses.field(default_factory=list)   # sets of interchangeable values
     traces_per_property: int = 1                # counterexamples per violated safety property
-    walks: int | None = None                    # simulation: walks (None: 1,000, or until max_seconds)
+    walks: int | None = 1000                    # simulation: walks (None: until max_seconds)
     seed: int = 0                               # simulation: the walks' random numbers

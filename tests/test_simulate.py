@@ -3,17 +3,15 @@ every step they take per action."""
 import json
 from pathlib import Path
 
-from click.testing import CliRunner
-
 from checker import Int, Spec, action, invariant, require, step_invariant
-from checker.cli import main
 from checker.explicit.machine import Machine
 from checker.explicit.simulate import Simulator, without_cycles
 from checker.explicit.trace import Step, replay
-from checker.model import load_model
+from checker.model import import_spec, load_model
 from checker.options import CheckOptions
 from checker.results import Verdict
 from conftest import ROOT
+from test_cli import run
 
 MODELS = ROOT / "examples" / "models"
 
@@ -41,6 +39,18 @@ def test_a_seeded_simulation_finds_the_lost_update_and_the_seed_gives_the_same_t
     walk = p.trace.found["simulation"]["walk"]          # the first walks reproduce it
     _, prefix = simulate("lostupdate", walks=walk + 1, seed=7)
     assert labelled(prefix.properties[0].trace) == labelled(p.trace)
+
+
+def test_a_simulation_finds_a_rayjob_mutant_on_the_remembered_steps():
+    model = load_model(ROOT / "models" / "rayjob" / "happy_F0.toml")
+    model.spec_cls = import_spec("spec.rayjob.mutants:ClusterNameInInitializing", model.path, "")
+    model.options.walks, model.options.seed = 100, 0
+    machine = model.machine()
+    result = Simulator(machine, model.options).check()
+    p = next(p for p in result.properties if p.name == "p1a_one_cluster_name_per_attempt")
+    assert p.verdict is Verdict.VIOLATED and replay(machine, p.trace).ok
+    replayed, run, _ = machine.expand.memory()
+    assert replayed > run                    # walks meet states again: most steps replayed
 
 
 def test_a_clean_simulation_never_says_holds():
@@ -110,12 +120,6 @@ def test_without_cycles_cuts_returns_to_a_state():
     steps = [Step((0,)), Step((1,), "a"), Step((2,), "b"), Step((1,), "c"), Step((3,), "d")]
     assert [s.state for s in without_cycles(steps)] == [(0,), (1,), (3,)]
     assert [s.action for s in without_cycles(steps)] == [None, "a", "d"]
-
-
-def run(*args):
-    result = CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
-    assert "Traceback" not in result.output
-    return result
 
 
 def test_cli_simulation_writes_traces_coverage_and_its_seed(tmp_path):

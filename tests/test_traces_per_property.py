@@ -3,15 +3,14 @@ shortest first, each a real path of the spec; fewer said when fewer exist."""
 import json
 
 import pytest
-from click.testing import CliRunner
 
-from checker import CheckerError, Int, Spec, action, invariant, require, step_invariant
-from checker.cli import main
+from checker import Int, Spec, action, either, invariant, require, step_invariant
 from checker.engines import run_engine
 from checker.explicit.machine import Machine
 from checker.explicit.trace import replay
 from checker.options import CheckOptions
 from conftest import ROOT, explore
+from test_cli import run
 
 DIEHARD = ROOT / "examples" / "models" / "diehard.toml"
 
@@ -22,14 +21,13 @@ class Grid(Spec):
     y: Int[0, 2] = 0
 
     @action
-    def right(s):
-        require(s.x < 2)
-        s.x += 1
-
-    @action
-    def up(s):
-        require(s.y < 2)
-        s.y += 1
+    def move(s):
+        if either():                                # right
+            require(s.x < 2)
+            s.x += 1
+        else:                                       # up
+            require(s.y < 2)
+            s.y += 1
 
     @invariant
     def near_origin(s):
@@ -76,12 +74,6 @@ def test_one_trace_by_default():
     assert near.more_traces == [] and near.reason == "shortest counterexample"
 
 
-def run(*args):
-    result = CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
-    assert "Traceback" not in result.output
-    return result
-
-
 def test_cli_writes_each_trace_and_lists_them_in_json(tmp_path):
     out = tmp_path / "r.json"
     result = run(DIEHARD, "--traces-per-property", 4, "--traces", tmp_path, "--json", out, "-q")
@@ -95,9 +87,14 @@ def test_cli_writes_each_trace_and_lists_them_in_json(tmp_path):
         assert run("replay", path, DIEHARD).exit_code == 0
 
 
-def test_bad_or_unsupported_counts_are_one_line_errors():
+def test_bad_or_unsupported_counts_are_one_line_errors(tmp_path):
     result = run(DIEHARD, "--traces-per-property", 0, "-q")
     assert result.exit_code == 2 and "0 is not in the range x>=1" in result.output
+    model = tmp_path / "m.toml"
+    model.write_text('spec = "examples.diehard:DieHard"\n[check]\ntraces_per_property = 0\n')
+    result = run(model, "-q")
+    assert result.exit_code == 2 and result.output.strip() == \
+        f"error: {model}:3: traces_per_property must be positive, got 0"
     for engine, message in [("bmc", "the bmc engine gives one trace per property"),
                             ("bulk", "more than one trace per property")]:
         result = run(DIEHARD, "--traces-per-property", 2, "--engine", engine, "-q")

@@ -2,8 +2,10 @@
 
 Each walk starts in an initial state drawn at random and takes, at every step, one of
 the state's steps drawn uniformly (each binding's each outcome, as the search counts
-them, one chance each), until a deadlock, a state whose every step is cut (by the
-@constraint or an action constraint), or the depth. Invariants are checked on every
+them, one chance each), until a deadlock, a state with no step left to draw, or the
+depth. A step that leaves the state as it is, or that the @constraint or an action
+constraint cuts, is not drawn: stuttering shows a property nothing new, and a walk
+would spend itself repeating a reconcile that has nothing left to do. Invariants are checked on every
 state a walk visits, step properties on every step it takes. A walk's random numbers
 come from the seed and the walk's number alone, so a seed gives the same walks, and the
 same traces, on any machine.
@@ -18,7 +20,6 @@ import time
 from typing import Callable
 
 from ..errors import CheckerError
-from ..lang.bound import LIVENESS_KINDS
 from ..lang.dsl import Kind, install_oracle
 from ..options import CheckOptions
 from ..results import PropertyResult, RunResult, Stats, Verdict
@@ -28,7 +29,6 @@ from .steps import allowed, step_holds, view
 from .trace import Step, Trace, with_step
 
 DEPTH = 100          # steps per walk unless `max_depth` says otherwise
-WALKS = 1000         # walks unless `walks` or a time limit says otherwise
 
 
 class Simulator:
@@ -41,9 +41,11 @@ class Simulator:
         if options.max_states:
             raise CheckerError("a simulation takes no state limit: bound it with --walks, "
                                "--depth or --max-seconds")
+        if options.walks is None and not options.max_seconds:
+            raise CheckerError("a simulation needs a number of walks or a time limit")
         self.machine, self.options, self.progress = machine, options, progress
         self.depth = options.max_depth or DEPTH
-        self.walks = options.walks or (None if options.max_seconds else WALKS)
+        self.walks = options.walks
         self.seed = options.seed
 
     def check(self, model_name: str = "") -> RunResult:
@@ -96,6 +98,7 @@ class Walker:
         self.ends: dict[str, set] = {}            # property -> the end states of its traces
         self.seen: set[tuple] = set()             # states whose invariants were checked
         self.fired = [0] * len(m.all_bindings)
+        self.inside: dict[tuple, bool] = {}
         self.initial = [st for st in m.initial_states() if self._within(st)]
         if not self.initial:
             raise m.no_initial_state()
@@ -119,7 +122,7 @@ class Walker:
             self.fired[index] += 1
             stats.transitions += 1
             stats.depth = max(stats.depth, len(trace.steps))     # steps taken in this walk
-            if self.step_invariants and succ != st:
+            if self.step_invariants:
                 before, after = view(m, st), view(m, succ)
                 for p in [p for p in self.step_invariants
                           if not step_holds(m, p, before, after, binding)]:
@@ -129,27 +132,34 @@ class Walker:
             st = succ
 
     def _steps(self, st) -> tuple[list[tuple], int]:
-        """The steps a walk may take from `st` (index, choices, successor) and how many
-        steps the spec has there before the constraints cut any (0: a deadlock)."""
+        """The steps a walk may draw from `st` (index, choices, successor) and how many
+        steps the spec has there, unchanging or cut ones included (0: a deadlock)."""
         m, steps = self.m, []
         produced = m.expand(st, lambda index, succ, choices, changed, loaded:
-                            steps.append((index, choices, succ)))
+                            succ != st and steps.append((index, choices, succ)))
         if m.action_constraints:
             before = view(m, st)
             steps = [s for s in steps if allowed(m, before, view(m, s[2]), m.all_bindings[s[0]])]
         return [s for s in steps if self._within(s[2])], produced
 
     def _within(self, st) -> bool:
+        """Whether `st` is inside the @constraint (remembered: walks meet states again)."""
         m = self.m
-        return not m.constraints or all(m.check(c, st, "constraint") for c in m.constraints)
+        if not m.constraints:
+            return True
+        inside = self.inside.get(st)
+        if inside is None:
+            inside = self.inside[st] = all(m.check(c, st, "constraint") for c in m.constraints)
+        return inside
 
     def _check_state(self, st, trace: Trace, number: int):
         """The pending invariants and witnesses on a state the walk reached by `trace`."""
         if st in self.seen:
             return
         self.seen.add(st)
+        self.m.load(self.m.scratch, st)
         for p in list(self.invariants):
-            if self.m.check(p.fn, st, p.name) is (p.kind is Kind.REACHABLE):
+            if self.m.holds(p.fn, p.name) is (p.kind is Kind.REACHABLE):
                 self._record(p.name, _copy(trace), number)
 
     def _record(self, name: str, trace: Trace, number: int):
