@@ -4,11 +4,11 @@ Each walk starts in an initial state drawn at random and takes, at every step, o
 the state's steps drawn uniformly (each binding's each outcome, as the search counts
 them, one chance each), until a deadlock, a state with no step left to draw, or the
 depth. A step that leaves the state as it is, or that the @constraint or an action
-constraint cuts, is not drawn: stuttering shows a property nothing new, and a walk
-would spend itself repeating a reconcile that has nothing left to do. Invariants are checked on every
-state a walk visits, step properties on every step it takes. A walk's random numbers
-come from the seed and the walk's number alone, so a seed gives the same walks, and the
-same traces, on any machine.
+constraint cuts, is not drawn: stuttering shows a property nothing new, and a walk would
+spend itself repeating a reconcile that has nothing left to do. Invariants are checked
+on every state a walk visits, step properties on every step it takes. A walk's random
+numbers come from the seed and the walk's number alone, so a seed gives the same walks,
+and the same traces, on any machine.
 
 A walk proves nothing: a property not violated is `unknown`, never `holds`; a violation
 is real, its trace is the walk (cycles cut out) and not the shortest one.
@@ -126,7 +126,8 @@ class Walker:
                 before, after = view(m, st), view(m, succ)
                 for p in [p for p in self.step_invariants
                           if not step_holds(m, p, before, after, binding)]:
-                    self._record(p.name, with_step(_copy(trace), binding, choices, succ), number)
+                    violation = with_step(Trace(list(trace.steps)), binding, choices, succ)
+                    self._record(p.name, violation, number)
             with_step(trace, binding, choices, succ)
             self._check_state(succ, trace, number)
             st = succ
@@ -160,11 +161,12 @@ class Walker:
         self.m.load(self.m.scratch, st)
         for p in list(self.invariants):
             if self.m.holds(p.fn, p.name) is (p.kind is Kind.REACHABLE):
-                self._record(p.name, _copy(trace), number)
+                self._record(p.name, trace, number)
 
     def _record(self, name: str, trace: Trace, number: int):
-        """A trace of `name` found by walk `number`: kept if it ends elsewhere than those
-        kept; the property is decided once it has as many as asked for."""
+        """A trace of `name` found by walk `number` (left as it is: a copy is kept, its
+        cycles cut out) if it ends elsewhere than those kept; the property is decided
+        once it has as many as asked for."""
         if name in self.step_names:             # the violating step stays as it is
             trace = Trace(without_cycles(trace.steps[:-1]) + trace.steps[-1:])
             end = (trace.steps[-2].state, trace.steps[-1].label, trace.steps[-1].state)
@@ -186,9 +188,9 @@ class Walker:
         """Each chosen property's verdict: violations (and witnesses) found are decided,
         the rest unknown, with `clean` saying how far the walks went."""
         s, results = self.search, []
+        clean = f"{stopped}; {clean}" if stopped else clean
         for p in s.invariants + s.step_invariants + s.reachables:
-            results.append(self._verdict(p.name, p.kind, clean if not stopped else
-                                         f"{stopped}; {clean}", p.where))
+            results.append(self._verdict(p.name, p.kind, clean, p.where))
         for p in s.liveness:
             results.append(PropertyResult(p.name, p.kind, Verdict.UNKNOWN,
                                           "liveness is not checked by a simulation",
@@ -211,10 +213,6 @@ class Walker:
         return PropertyResult(name, kind, verdict, f"{what} found by simulation, not shortest "
                               f"(seed {self.options.seed}, walk {walk}){fewer}", trace,
                               where=where, more_traces=[t for t, _ in more])
-
-
-def _copy(trace: Trace) -> Trace:
-    return Trace(list(trace.steps))
 
 
 def without_cycles(steps: list[Step]) -> list[Step]:
