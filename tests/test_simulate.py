@@ -154,6 +154,7 @@ def test_bad_simulation_flags_are_one_line_errors():
             (["--simulate", "--engine", "bmc"], "--simulate runs the simulate engine"),
             (["--simulate", "--depth", 0], "0 is not in the range x>=1"),
             (["--simulate", "--walks", 0], "0 is not in the range x>=1"),
-            (["--simulate", "--max-states", 10], "a simulation takes no state limit")]:
+            (["--simulate", "--max-states", 10], "a simulation takes no state limit"),
+            (["--simulate", "--ray"], "a simulation runs in one process")]:
         result = run(MODELS / "diehard.toml", *args, "-q")
         assert result.exit_code == 2 and message in result.output, (args, result.output)

@@ -11,7 +11,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from ..results import RunResult, Verdict
-from .summary import run_line, steps_text, warnings
+from .summary import more_traces, run_line, steps_text, warnings
 
 _STYLE = {Verdict.HOLDS: "green", Verdict.VIOLATED: "red", Verdict.UNKNOWN: "yellow"}
 
@@ -63,7 +63,7 @@ def print_details(out: Console, result: RunResult) -> None:
             verdict += " [red bold]✗[/]"
         trace = p.trace_path or ""
         if p.trace is not None:
-            trace = f"{steps_text(p.trace)}  {trace}"
+            trace = f"{steps_text(p.trace)}  {trace}{more_traces(p)}"
             if p.trace.property_params:
                 trace = ", ".join(f"{k}={v}" for k, v in p.trace.property_params.items()) + f": {trace}"
         elif p.reason:                         # why unknown; what a proof covers

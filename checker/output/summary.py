@@ -48,13 +48,18 @@ def run_line(result: RunResult) -> str:
 def _differs(p: PropertyResult) -> str:
     """`p3 (violated in 17 steps, traces/...)`, or `w (violated, expected holds)`."""
     if p.trace is not None:
-        return f"{p.name} ({p.verdict.value} in {steps_text(p.trace)}, {p.trace_path})"
+        return f"{p.name} ({p.verdict.value} in {steps_text(p.trace)}, {p.trace_path}{more_traces(p)})"
     return f"{p.name} ({p.verdict.value}, expected {(p.expected or Verdict.HOLDS).value})"
 
 
 def steps_text(trace) -> str:
     """`17 steps`, and `(not shortest)` for a trace a simulation found."""
     return f"{len(trace.steps) - 1} steps" + (" (not shortest)" if trace.found else "")
+
+
+def more_traces(p: PropertyResult) -> str:
+    """` and 2 more traces` after the first trace's file, when it has company."""
+    return f" and {counted(len(p.more_traces), 'more trace')}" if p.more_traces else ""
 
 
 def _cost(result: RunResult) -> str:
