@@ -101,6 +101,22 @@ OWN_RUNS = [
         Oracle(513, 11, 4238, ("TypeOK", "Safe"), True,
                properties=("Quiescence", "QuiescenceAsAction", "Live")),
         initial=9, omitted=("TypeOK",), aliases={"QuiescenceAsAction": "quiescence"}),
+    # EWD840.cfg (N = 3; CHECK_DEADLOCK FALSE as -deadlock); TDSpec is the refinement of
+    # SyncTerminationDetection, the step property td_spec
+    Row("EWD840", "ewd840",
+        Oracle(302, 9, 2001, ("TypeOK", "TerminationDetection", "Inv"), False,
+               properties=("Liveness", "TDSpec")),
+        initial=192, omitted=("TypeOK",)),
+    # SyncTerminationDetection.cfg (N = 7): every state initial
+    Row("SyncTerminationDetection", "syncterminationdetection",
+        Oracle(129, 1, 3722, ("TypeOK", "TDCorrect"), True, properties=("Quiescence", "Liveness")),
+        initial=129, omitted=("TypeOK",)),
+    # EWD998.cfg with N = 2 (-deadlock); TDSpec is the refinement of
+    # AsyncTerminationDetection, the step property td_spec
+    Row("EWD998", "ewd998",
+        Oracle(6876, 28, 33664, ("TerminationDetection", "Inv", "TypeOK"), False,
+               properties=("Liveness", "TDSpec")),
+        initial=32, omitted=("TypeOK",)),
 ]
 ROWS += OWN_RUNS
 SLOW = {"LamportMutex"}                      # ~10^6 states generated: a minute or more

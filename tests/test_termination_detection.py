@@ -1,0 +1,152 @@
+"""The termination detection ports (EWD 840, EWD 998 and their abstract specs), mutated:
+each property refuted, with the counterexample TLC gives on the same mutation of the
+original module (TLC 2.15, `-workers 1`, the model's constants; for a step property TLC's
+action property). Their unmutated figures are in tests/test_oracles.py.
+
+A refinement's step property reads the abstract spec's Next as a formula of a step
+(`is_sync_td_step`, `is_atd_step`): that formula must be exactly the abstract port's
+steps, or the refinement checked would not be the one TLA+'s INSTANCE checks.
+"""
+import pytest
+
+from checker import action, require
+from checker.explicit.explorer import ExplicitEngine
+from checker.explicit.machine import Machine
+from checker.explicit.trace import replay
+from checker.options import CheckOptions
+from examples.asyncterminationdetection import AsyncTerminationDetection, is_atd_step
+from examples.ewd840 import EWD840, Color
+from examples.ewd998 import EWD998
+from examples.syncterminationdetection import SyncTerminationDetection, is_sync_td_step
+
+
+def _reachable(m: Machine) -> list[tuple]:
+    """Every reachable state inside the @constraint, in BFS order."""
+    states = list(m.initial_states())
+    for st in states:
+        states += [succ for _, _, succ in m.successors(st) if succ not in states and
+                   all(m.check(c, succ, "constraint") for c in m.constraints)]
+    return states
+
+
+@pytest.mark.parametrize("spec,constants,is_step,variables", [
+    (SyncTerminationDetection, {"N": 3}, is_sync_td_step, ("active", "terminationDetected")),
+    (AsyncTerminationDetection, {"N": 2}, is_atd_step,
+     ("active", "pending", "terminationDetected")),
+], ids=["SyncTerminationDetection", "AsyncTerminationDetection"])
+def test_the_step_formula_is_the_abstract_specs_next_or_a_stutter(spec, constants, is_step,
+                                                                   variables):
+    m = Machine(spec, constants)
+    states = _reachable(m)
+    for st in states:
+        steps = {succ for _, _, succ in m.successors(st)} | {st}
+        before = tuple(m.plain(st)[v] for v in variables)
+        for other in states:
+            after = tuple(m.plain(other)[v] for v in variables)
+            assert is_step(constants["N"], before, after) == (other in steps), (st, other)
+
+
+# ---------------------------------------------------------------- the mutants
+
+class EWD840NeverBlack(EWD840):
+    """SendMsg leaves the sender's colour: a message against the token goes unnoticed."""
+
+    @action
+    def send_msg(s, i: EWD840.Node, j: EWD840.Node):
+        require(s.active[i] and j != i)
+        s.active[j] = True
+
+
+class EWD840IdleSends(EWD840):
+    """SendMsg without `active[i]`: an inactive node wakes another."""
+
+    @action
+    def send_msg(s, i: EWD840.Node, j: EWD840.Node):
+        require(j != i)
+        s.active[j] = True
+        if j > i:
+            s.color[i] = Color.BLACK
+
+
+class SyncDetectsEarly(SyncTerminationDetection):
+    """DetectTermination without `terminated`."""
+
+    @action(fair="weak")
+    def detect_termination(s):
+        s.terminationDetected = True
+
+
+class SyncIdleWakes(SyncTerminationDetection):
+    """Wakeup without `active[i]`."""
+
+    @action
+    def wakeup(s, i: SyncTerminationDetection.Node, j: SyncTerminationDetection.Node):
+        s.active[j] = True
+
+
+class EWD998ReceiverStaysWhite(EWD998):
+    """RecvMsg leaves the receiver's colour: the token misses a message received behind it."""
+
+    @action
+    def recv_msg(s, i: EWD998.Node):
+        require(s.pending[i] > 0)
+        s.pending[i] -= 1
+        s.counter[i] -= 1
+        s.active[i] = True
+
+
+class EWD998ReceiverStaysIdle(EWD998):
+    """RecvMsg leaves the receiver's activity: a message is consumed by an idle node."""
+
+    @action
+    def recv_msg(s, i: EWD998.Node):
+        require(s.pending[i] > 0)
+        s.pending[i] -= 1
+        s.counter[i] -= 1
+        s.color[i] = Color.BLACK
+
+
+# mutant, constants, property, steps of TLC's counterexample (TLC run on the mutated module)
+SAFETY_MUTANTS = [
+    (EWD840NeverBlack, {"N": 3}, "termination_detection", 5),
+    (EWD840NeverBlack, {"N": 3}, "inv", 3),
+    (EWD840IdleSends, {"N": 3}, "td_spec", 1),
+    (SyncDetectsEarly, {"N": 3}, "td_correct", 1),
+    (SyncIdleWakes, {"N": 3}, "quiescence", 1),
+    (EWD998ReceiverStaysWhite, {"N": 2}, "termination_detection", 7),
+    (EWD998ReceiverStaysWhite, {"N": 2}, "inv", 6),
+    (EWD998ReceiverStaysIdle, {"N": 2}, "td_spec", 2),
+]
+
+
+@pytest.mark.parametrize("spec,constants,name,steps", SAFETY_MUTANTS,
+                         ids=[f"{m[0].__name__}-{m[2]}" for m in SAFETY_MUTANTS])
+def test_a_mutated_port_violates_the_property_as_tlc_finds(spec, constants, name, steps):
+    m = Machine(spec, constants)
+    [result] = ExplicitEngine(m, CheckOptions(properties=[name])).check().properties
+    assert result.verdict.value == "violated"
+    assert len(result.trace.steps) - 1 == steps
+    result.trace.prop = name
+    assert replay(m, result.trace).ok
+    assert not replay(Machine(spec.__mro__[1], constants), result.trace).ok
+
+
+# spec, constants, the fairness its model gives (TLC: the property fails without it)
+FAIR = [
+    (EWD840, {"N": 3}, {"system": "weak-group"}),
+    (SyncTerminationDetection, {"N": 3}, {"detect_termination": "weak"}),
+    (EWD998, {"N": 2}, {"system": "weak-group"}),
+]
+
+
+@pytest.mark.parametrize("spec,constants,fairness", FAIR, ids=[f[0].__name__ for f in FAIR])
+def test_liveness_holds_with_the_fairness_of_spec_and_fails_without_it(spec, constants,
+                                                                       fairness):
+    options = CheckOptions(properties=["liveness"])
+    [fair] = ExplicitEngine(Machine(spec, constants, fairness=fairness), options).check().properties
+    assert fair.verdict.value == "holds"
+    unfair = Machine(spec, constants, fairness={name: "none" for name in fairness})
+    [result] = ExplicitEngine(unfair, options).check().properties
+    assert result.verdict.value == "violated" and result.trace.loop is not None
+    result.trace.prop = "liveness"
+    assert replay(unfair, result.trace).ok
