@@ -1,12 +1,17 @@
-"""The termination detection ports (EWD 840, EWD 998 and their abstract specs), mutated:
-each property refuted, with the counterexample TLC gives on the same mutation of the
-original module (TLC 2.15, `-workers 1`, the model's constants; for a step property TLC's
-action property). Their unmutated figures are in tests/test_oracles.py.
+"""The ports that refine another spec (EWD 840 and EWD 998 their termination detection
+specs, Peterson's algorithm the lock, the lock with auxiliary variables Peterson's
+algorithm) and those specs, mutated: each property refuted, with the counterexample TLC
+gives on the same mutation of the original module (TLC 2.15, `-workers 1`, the model's
+constants; a step property is TLC's action property). Their unmutated figures are in
+tests/test_oracles.py; the TLC runs are described in examples/tlc/README.md.
 
 A refinement's step property reads the abstract spec's Next as a formula of a step
-(`is_sync_td_step`, `is_atd_step`): that formula must be exactly the abstract port's
-steps, or the refinement checked would not be the one TLA+'s INSTANCE checks.
+(`is_sync_td_step`, `is_atd_step`, `is_lock_step`, `is_peterson_step`): that formula must
+be exactly the abstract port's steps, or the refinement checked would not be the one
+TLA+'s INSTANCE checks.
 """
+import functools
+
 import pytest
 
 from checker import action, require
@@ -17,6 +22,9 @@ from checker.options import CheckOptions
 from examples.asyncterminationdetection import AsyncTerminationDetection, is_atd_step
 from examples.ewd840 import EWD840, Color
 from examples.ewd998 import EWD998
+from examples.lock import Label, Lock, is_lock_step
+from examples.lockhs import LockHS, Stutter
+from examples.peterson import Label as PetersonLabel, Peterson, is_peterson_step
 from examples.syncterminationdetection import SyncTerminationDetection, is_sync_td_step
 
 
@@ -29,11 +37,18 @@ def _reachable(m: Machine) -> list[tuple]:
     return states
 
 
-@pytest.mark.parametrize("spec,constants,is_step,variables", [
-    (SyncTerminationDetection, {"N": 3}, is_sync_td_step, ("active", "terminationDetected")),
-    (AsyncTerminationDetection, {"N": 2}, is_atd_step,
+ABSTRACT = [
+    (SyncTerminationDetection, {"N": 3}, functools.partial(is_sync_td_step, 3),
+     ("active", "terminationDetected")),
+    (AsyncTerminationDetection, {"N": 2}, functools.partial(is_atd_step, 2),
      ("active", "pending", "terminationDetected")),
-], ids=["SyncTerminationDetection", "AsyncTerminationDetection"])
+    (Lock, {}, is_lock_step, ("pc", "lock")),
+    (Peterson, {}, is_peterson_step, ("pc", "c", "turn")),
+]
+
+
+@pytest.mark.parametrize("spec,constants,is_step,variables", ABSTRACT,
+                         ids=[a[0].__name__ for a in ABSTRACT])
 def test_the_step_formula_is_the_abstract_specs_next_or_a_stutter(spec, constants, is_step,
                                                                    variables):
     m = Machine(spec, constants)
@@ -43,7 +58,7 @@ def test_the_step_formula_is_the_abstract_specs_next_or_a_stutter(spec, constant
         before = tuple(m.plain(st)[v] for v in variables)
         for other in states:
             after = tuple(m.plain(other)[v] for v in variables)
-            assert is_step(constants["N"], before, after) == (other in steps), (st, other)
+            assert is_step(before, after) == (other in steps), (st, other)
 
 
 # ---------------------------------------------------------------- the mutants
@@ -106,6 +121,54 @@ class EWD998ReceiverStaysIdle(EWD998):
         s.color[i] = Color.BLACK
 
 
+class LockGrabbed(Lock):
+    """l1 without `lock = 1`: the lock is taken even when held."""
+
+    @action
+    def l1(s, p: Lock.ProcSet):
+        require(s.pc[p] == Label.L1)
+        s.lock = 0
+        s.pc[p] = Label.CS
+
+
+class PetersonNoWait(Peterson):
+    """a3 without its await."""
+
+    @action
+    def a3(s, p: Peterson.ProcSet):
+        require(s.pc[p] == PetersonLabel.A3)
+        s.pc[p] = PetersonLabel.CS
+
+
+class LockHSNoHistory(LockHS):
+    """l1HS never records h_turn."""
+
+    @action
+    def l1(s, p: Lock.ProcSet):
+        s.post_stutter(p)
+
+
+class LockHSAnyContext(LockHS):
+    """Stuttering.tla's PostStutter before the module's modification: any process may
+    take the stuttering steps of another, and record h_turn for itself."""
+
+    def post_stutter(s, p: int):
+        if s.stutter is None:
+            Lock.l1(s, p)
+            s.stutter = Stutter(id=Label.L1, ctxt=p, val=2)
+        else:
+            require(s.stutter.id == Label.L1)
+            s.stutter_step()
+
+
+class LockHSStutterReleases(LockHS):
+    """The stuttering steps free the lock: they are no longer stuttering steps of the lock."""
+
+    def stutter_step(s):
+        s.lock = 1
+        super().stutter_step()
+
+
 # mutant, constants, property, steps of TLC's counterexample (TLC run on the mutated module)
 SAFETY_MUTANTS = [
     (EWD840NeverBlack, {"N": 3}, "termination_detection", 5),
@@ -116,6 +179,12 @@ SAFETY_MUTANTS = [
     (EWD998ReceiverStaysWhite, {"N": 2}, "termination_detection", 7),
     (EWD998ReceiverStaysWhite, {"N": 2}, "inv", 6),
     (EWD998ReceiverStaysIdle, {"N": 2}, "td_spec", 2),
+    (LockGrabbed, {}, "lock_inv", 4),
+    (PetersonNoWait, {}, "l_spec", 8),
+    (LockHSNoHistory, {}, "inv_hs", 3),
+    (LockHSNoHistory, {}, "p_spec", 3),
+    (LockHSAnyContext, {}, "p_spec", 3),
+    (LockHSStutterReleases, {}, "lock_spec", 3),
 ]
 
 
