@@ -48,7 +48,7 @@ class LockHS(Lock):
     def l0(s, p: Lock.ProcSet):
         """NoStutter(NoHistoryChange(l0(self)))"""
         require(s.stutter is None)
-        super().l0(p)
+        Lock.l0(s, p)
 
     @action
     def l1(s, p: Lock.ProcSet):
@@ -75,13 +75,13 @@ class LockHS(Lock):
     def cs(s, p: Lock.ProcSet):
         """NoStutter(NoHistoryChange(cs(self)))"""
         require(s.stutter is None)
-        super().cs(p)
+        Lock.cs(s, p)
 
     @action
     def l2(s, p: Lock.ProcSet):
         """NoStutter(NoHistoryChange(l2(self)))"""
         require(s.stutter is None)
-        super().l2(p)
+        Lock.l2(s, p)
 
     def stuttering_for(s, p: int) -> bool:
         """IF s # top THEN s.ctxt = p ELSE FALSE"""

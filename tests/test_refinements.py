@@ -19,6 +19,7 @@ from checker.explicit.explorer import ExplicitEngine
 from checker.explicit.machine import Machine
 from checker.explicit.trace import replay
 from checker.options import CheckOptions
+from checker.symbolic.bmc import BMC
 from examples.asyncterminationdetection import AsyncTerminationDetection, is_atd_step
 from examples.ewd840 import EWD840, Color
 from examples.ewd998 import EWD998
@@ -188,11 +189,20 @@ SAFETY_MUTANTS = [
 ]
 
 
-@pytest.mark.parametrize("spec,constants,name,steps", SAFETY_MUTANTS,
-                         ids=[f"{m[0].__name__}-{m[2]}" for m in SAFETY_MUTANTS])
-def test_a_mutated_port_violates_the_property_as_tlc_finds(spec, constants, name, steps):
+# BMC needs a few seconds for these: the slow suite
+BMC_SLOW = {("PetersonNoWait", "l_spec"), ("LockHSNoHistory", "p_spec"),
+            ("LockHSAnyContext", "p_spec")}
+
+
+@pytest.mark.parametrize("spec,constants,name,steps,engine", [
+    pytest.param(*mutant, engine, id=f"{mutant[0].__name__}-{mutant[2]}-{engine.__name__}",
+                 marks=[pytest.mark.slow] if engine is BMC and
+                 (mutant[0].__name__, mutant[2]) in BMC_SLOW else [])
+    for mutant in SAFETY_MUTANTS for engine in (ExplicitEngine, BMC)])
+def test_a_mutated_port_violates_the_property_as_tlc_finds(spec, constants, name, steps, engine):
+    """The BFS and BMC both find TLC's counterexample length (BMC bounded by it)."""
     m = Machine(spec, constants)
-    [result] = ExplicitEngine(m, CheckOptions(properties=[name])).check().properties
+    [result] = engine(m, CheckOptions(properties=[name], max_depth=steps)).check().properties
     assert result.verdict.value == "violated"
     assert len(result.trace.steps) - 1 == steps
     result.trace.prop = name
