@@ -7,6 +7,8 @@ termination. Quiescence, `[](terminated => []terminated)`, is the step property
 `[][terminated => terminated']_vars` (the module's own QuiescenceAsActionInv): a
 `@step_invariant`. Terminate's `terminationDetected' \\in {terminationDetected,
 terminated'}` chooses from a set, so one successor where both are the same.
+`is_atd_step` is the module's Next as a formula of a step, for EWD 998, which refines
+it (examples/ewd998.py).
 
 TLC with N = 3 and StateConstraint (pending at most 3 per node): 9 initial states, 513
 distinct, 4,238 generated, depth 11; Safe, Quiescence (both forms) and Live hold. With

@@ -18,8 +18,9 @@ were. Its TD!Init is implied by the invariant TerminationDetection (`termination
 abstract DetectTermination is enabled exactly where `terminated` holds and termination is
 not yet detected, and `terminated` is stable (an inactive node stays so until woken).
 
-TLC with the cfg's N = 3: 302 distinct states, 2,001 generated, depth 9 (TLC 2.15 counts
-depth from 0: the manifest's 10); TerminationDetection, Inv, Liveness and TDSpec hold.
+TLC 2.15 with the cfg's N = 3: 302 distinct states, 2,001 generated, depth 9 (the
+tlaplus/Examples manifest records depth 10); TerminationDetection, Inv, Liveness and
+TDSpec hold.
 TypeOK is the variables' domains.
 """
 from checker import Const, Enum, Int, Map, Spec, action, choose, either, initial, invariant, \
