@@ -20,7 +20,7 @@ from collections.abc import Mapping
 
 from checker import (Const, Int, Map, Spec, action, choose, constraint, initial, invariant,
                      leads_to, require, step_invariant)
-from examples.syncterminationdetection import is_except
+from examples.steps import is_except
 
 
 BOOLEAN = (False, True)

@@ -14,7 +14,7 @@ TypeOK is the variables' domains.
 from collections.abc import Mapping
 
 from checker import Enum, Int, Map, Spec, action, invariant, require
-from examples.syncterminationdetection import is_except
+from examples.steps import is_except
 
 PROCESSES = (1, 2)
 

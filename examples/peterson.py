@@ -15,8 +15,8 @@ import enum
 from collections.abc import Mapping
 
 from checker import Int, Map, Spec, action, either, invariant, require, step_invariant
-from examples.lock import Label as LockLabel, is_lock_step
-from examples.syncterminationdetection import is_except
+from examples.lock import PROCESSES, Label as LockLabel, is_lock_step
+from examples.steps import is_except
 
 
 class Label(enum.Enum):
@@ -103,8 +103,8 @@ class Peterson(Spec):
 
     def lock_view(s) -> tuple[dict[int, LockLabel], int]:
         """The abstract lock's <<pc, lock>>: pc_translation of each pc, lock_translation."""
-        pc = {p: PC_TRANSLATION[s.pc[p]] for p in (1, 2)}
-        return pc, 0 if any(s.pc[p] in (Label.CS, Label.A4) for p in (1, 2)) else 1
+        pc = {p: PC_TRANSLATION[s.pc[p]] for p in PROCESSES}
+        return pc, 0 if any(s.pc[p] in (Label.CS, Label.A4) for p in PROCESSES) else 1
 
     @step_invariant
     def l_spec(s, t):
@@ -123,19 +123,18 @@ def is_peterson_step(before: tuple[Mapping[int, Label], Mapping[int, bool], int]
     """[Next]_<<pc, c, turn>>: `before` and `after` are (pc, c, turn); a step of one
     process, or one leaving all three unchanged."""
     (pc, c, turn), (pc2, c2, turn2) = before, after
-    processes = (1, 2)
-    same_c = all(c2[p] == c[p] for p in processes)
+    same_c = all(c2[p] == c[p] for p in PROCESSES)
 
     def step_of(p: int) -> bool:
         label = pc[p]
-        if not is_except(pc, pc2, processes, p, NEXT_LABEL[label]):
+        if not is_except(pc, pc2, PROCESSES, p, NEXT_LABEL[label]):
             return False
         if label in (Label.A1, Label.A4):
-            return is_except(c, c2, processes, p, label == Label.A1) and turn2 == turn
+            return is_except(c, c2, PROCESSES, p, label == Label.A1) and turn2 == turn
         if label == Label.A2:
             return same_c and turn2 == other(p)
         guard = label != Label.A3 or not c[other(p)] or turn == p
         return guard and same_c and turn2 == turn
 
-    unchanged = same_c and turn2 == turn and all(pc2[p] == pc[p] for p in processes)
-    return unchanged or any(step_of(p) for p in processes)
+    unchanged = same_c and turn2 == turn and all(pc2[p] == pc[p] for p in PROCESSES)
+    return unchanged or any(step_of(p) for p in PROCESSES)

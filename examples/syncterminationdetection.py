@@ -14,6 +14,7 @@ from collections.abc import Mapping
 
 from checker import Const, Int, Map, Spec, action, choose, initial, invariant, leads_to, \
     require, step_invariant
+from examples.steps import is_except
 
 BOOLEAN = (False, True)
 
@@ -68,11 +69,6 @@ class SyncTerminationDetection(Spec):
     def liveness(s):
         """Liveness: terminated ~> terminationDetected."""
         return s.terminated(), s.terminationDetected
-
-
-def is_except(before: Mapping, after: Mapping, keys, key, value) -> bool:
-    """after = [before EXCEPT ![key] = value], both functions over `keys`."""
-    return all(after[k] == (value if k == key else before[k]) for k in keys)
 
 
 def is_sync_td_step(n: int, before: tuple[Mapping[int, bool], bool],
