@@ -24,6 +24,7 @@ from checker.symbolic.pdr import PDR
 from checker.symbolic.relation import Relation
 from checker.explicit.trace import replay
 from examples.asyncterminationdetection import AsyncTerminationDetection
+from examples.barrier import Barrier, Label
 from examples.cat import Cat, Direction
 from examples.coffeecan import CoffeeCan
 from test_symbolic import _successors
@@ -173,11 +174,22 @@ class SendWhileInactive(AsyncTerminationDetection):
         s.pending[j] += 1
 
 
+class EarlyRelease(Barrier):
+    """b1 once some process is in (\\E p for \\A p): the others are released early."""
+
+    @action
+    def b1(s):
+        require(any(label == Label.B1 for label in s.pc.values()))
+        for p in s.pc:
+            s.pc[p] = Label.B0
+
+
 # mutant, constants, violated property: steps of TLC's counterexample (its -workers 1 BFS)
 MUTANTS = [
     (MonotonicIncrease, {"MaxBeanCount": 10}, "monotonic_decrease", 1),
     (WhiteThrownAway, {"MaxBeanCount": 10}, "loop_invariant", 1),
     (SendWhileInactive, {}, "quiescence", 1),
+    (EarlyRelease, {"N": 6}, "barrier_property", 2),
 ]
 
 
