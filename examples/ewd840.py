@@ -14,14 +14,14 @@ says that the algorithm refines the abstract spec with `terminationDetected` map
 operator of that name. Its `[][TD!Next]_TD!vars` is the step property `td_spec`: every
 step is one of the abstract spec's, or leaves `active` and `terminationDetected` as they
 were. Its TD!Init is implied by the invariant TerminationDetection (`terminationDetected
-=> terminated`), and its WF_vars(TD!DetectTermination) is the property Liveness: the
-abstract DetectTermination is enabled exactly where `terminated` holds and termination is
-not yet detected, and `terminated` is stable (an inactive node stays so until woken).
+=> terminated`), and its WF_vars(TD!DetectTermination) follows from the property
+Liveness: the abstract DetectTermination is enabled exactly where `terminated` holds and
+termination is not yet detected, and `terminated` is stable (only an active node wakes
+another).
 
 TLC 2.15 with the cfg's N = 3: 302 distinct states, 2,001 generated, depth 9 (the
 tlaplus/Examples manifest records depth 10); TerminationDetection, Inv, Liveness and
-TDSpec hold.
-TypeOK is the variables' domains.
+TDSpec hold. TypeOK is the variables' domains.
 """
 from checker import Const, Enum, Int, Map, Spec, action, choose, either, initial, invariant, \
     leads_to, require, step_invariant

@@ -13,9 +13,9 @@ TDSpec (`TD == INSTANCE AsyncTerminationDetection`, examples/asyncterminationdet
 says that the algorithm refines the abstract spec, with `active` and `pending` as they
 are and `terminationDetected` the operator of that name. Its `[][TD!Next]_TD!vars` is the
 step property `td_spec`: every step is one of the abstract spec's, or leaves the three
-unchanged. TD!Init is implied by the invariant TerminationDetection (`terminationDetected
-=> Termination`, the abstract `terminated`), and WF_vars(TD!DetectTermination) by the
-property Liveness: the abstract DetectTermination is enabled exactly where Termination
+unchanged. TD!Init holds in the initial states (nothing is pending there, and the
+invariant TerminationDetection says `terminationDetected => Termination`, the abstract
+`terminated`), and WF_vars(TD!DetectTermination) follows from the property Liveness: the abstract DetectTermination is enabled exactly where Termination
 holds and termination is not yet detected, and Termination is stable.
 
 TLC with N = 2 and the module's StateConstraint (the cfg's N = 4 has 219 million states,
