@@ -2,13 +2,21 @@
 specifications/locks_auxiliary_vars/Peterson.tla, the PlusCal translation), action for
 action: one action per label, a0 a1 a2 a3 cs a4, each taking the process.
 
-TLC: 42 distinct states, 77 generated, depth 11. Peterson.cfg also checks the property
-LSpec, the refinement of the abstract lock (Lock.tla) under a pc/lock mapping; that is
-a temporal property and is not checked here yet.
+LSpec (`L == INSTANCE Lock WITH pc <- ..., lock <- ...`) says that the algorithm refines
+the abstract lock of examples/lock.py: a0 is the lock's l0, a1 to a3 its l1, cs its cs, a4
+its l2, and the lock is taken while a process is in cs or a4. Its `[][L!Next]_L!vars` is
+the step property `l_spec`: every step maps to a step of the lock or leaves it as it was;
+L!Init is the initial state mapped (both processes in l0, the lock free). `is_peterson_step`
+is the algorithm's Next as a formula of a step, for examples/lockhs.py, which refines it.
+
+TLC (Peterson.cfg): 42 distinct states, 77 generated, depth 11; TypeOK, Inv and LSpec hold.
 """
 import enum
+from collections.abc import Mapping
 
-from checker import Int, Map, Spec, action, invariant, require
+from checker import Int, Map, Spec, action, either, invariant, require, step_invariant
+from examples.lock import PROCESSES, Label as LockLabel, is_lock_step
+from examples.steps import is_except
 
 
 class Label(enum.Enum):
@@ -54,13 +62,12 @@ class Peterson(Spec):
 
     @action
     def a3(s, p: ProcSet):
-        """a3(self): await ~c[Other(self)] \\/ turn = self.
-
-        TLC would generate one successor per true disjunct, but the two never hold
-        together in a reachable state, so a single guard generates the same total.
-        """
+        """a3(self): await ~c[Other(self)] \\/ turn = self."""
         require(s.pc[p] == Label.A3)
-        require(not s.c[other(p)] or s.turn == p)
+        if either():
+            require(not s.c[other(p)])
+        else:
+            require(s.turn == p)
         s.pc[p] = Label.CS
 
     @action
@@ -93,3 +100,41 @@ class Peterson(Spec):
             and (s.pc[p] not in critical or s.turn == p or
                  s.pc[other(p)] in (Label.A0, Label.A1, Label.A2))
             for p in (1, 2)) and not all(s.pc[p] in critical for p in (1, 2))
+
+    def lock_view(s) -> tuple[dict[int, LockLabel], int]:
+        """The abstract lock's <<pc, lock>>: pc_translation of each pc, lock_translation."""
+        pc = {p: PC_TRANSLATION[s.pc[p]] for p in PROCESSES}
+        return pc, 0 if any(s.pc[p] in (Label.CS, Label.A4) for p in PROCESSES) else 1
+
+    @step_invariant
+    def l_spec(s, t):
+        """LSpec's [][L!Next]_L!vars."""
+        return is_lock_step(s.lock_view(), t.lock_view())
+
+
+PC_TRANSLATION = {Label.A0: LockLabel.L0, Label.A1: LockLabel.L1, Label.A2: LockLabel.L1,
+                  Label.A3: LockLabel.L1, Label.CS: LockLabel.CS, Label.A4: LockLabel.L2}
+NEXT_LABEL = {Label.A0: Label.A1, Label.A1: Label.A2, Label.A2: Label.A3, Label.A3: Label.CS,
+              Label.CS: Label.A4, Label.A4: Label.A0}
+
+
+def is_peterson_step(before: tuple[Mapping[int, Label], Mapping[int, bool], int],
+                     after: tuple[Mapping[int, Label], Mapping[int, bool], int]) -> bool:
+    """[Next]_<<pc, c, turn>>: `before` and `after` are (pc, c, turn); a step of one
+    process, or one leaving all three unchanged."""
+    (pc, c, turn), (pc2, c2, turn2) = before, after
+    same_c = all(c2[p] == c[p] for p in PROCESSES)
+
+    def step_of(p: int) -> bool:
+        label = pc[p]
+        if not is_except(pc, pc2, PROCESSES, p, NEXT_LABEL[label]):
+            return False
+        if label in (Label.A1, Label.A4):
+            return is_except(c, c2, PROCESSES, p, label == Label.A1) and turn2 == turn
+        if label == Label.A2:
+            return same_c and turn2 == other(p)
+        guard = label != Label.A3 or not c[other(p)] or turn == p
+        return guard and same_c and turn2 == turn
+
+    unchanged = same_c and turn2 == turn and all(pc2[p] == pc[p] for p in PROCESSES)
+    return unchanged or any(step_of(p) for p in PROCESSES)

@@ -10,9 +10,10 @@ distinct states, 860 generated, depth 14.
 Prisoners are numbered 1..N here and the Counter is prisoner 1 (the cfg's p1): which
 prisoner counts is arbitrary, and fixing it lets OtherPrisoner be the domain 2..N.
 The cfg's property Safety, `[](Done => ...)`, is an invariant and is checked as one;
-Liveness (`<>Done`, under weak fairness of every prisoner) is not checked here yet.
+Liveness, `<>Done`, holds under the spec's Fairness, weak fairness of CounterStep and of
+each NonCounterStep(i): `fair="weak"` on both actions, each binding on its own.
 """
-from checker import Const, Int, Map, Spec, action, choose, initial, invariant
+from checker import Const, Int, Map, Spec, action, choose, eventually, initial, invariant
 
 COUNTER = 1
 
@@ -36,7 +37,7 @@ class Prisoners(Spec):
         """Done: the Counter has counted two flips of switch A per other prisoner."""
         return s.count == 2 * (s.N - 1)
 
-    @action
+    @action(fair="weak")
     def counter_step(s):
         """CounterStep: switch A down and count if it is up, else flip switch B."""
         if s.switch_a_up:
@@ -45,7 +46,7 @@ class Prisoners(Spec):
         else:
             s.switch_b_up = not s.switch_b_up
 
-    @action
+    @action(fair="weak")
     def non_counter_step(s, i: OtherPrisoner):
         """NonCounterStep(i): switch A up if it is down and i did so fewer than twice,
         else flip switch B."""
@@ -71,3 +72,8 @@ class Prisoners(Spec):
     def safety(s):
         """Safety: when Done, every other prisoner has flipped switch A at least once."""
         return not s.done() or all(t > 0 for t in s.times_switched.values())
+
+    @eventually
+    def liveness(s):
+        """Liveness: <>Done."""
+        return s.done()

@@ -53,7 +53,7 @@ class Row:
     oracle: Oracle
     initial: int = 1                         # initial states (the JSON says so in notes)
     aliases: dict[str, str] = dataclasses.field(default_factory=dict)  # TLA+ -> property
-    omitted: tuple[str, ...] = ()            # invariants of the cfg the port leaves out
+    omitted: tuple[str, ...] = ()            # invariants and properties of the cfg not ported
 
     def property_name(self, tla_name: str) -> str:
         """Our name of a TLA+ invariant: its snake_case unless the port says otherwise."""
@@ -73,16 +73,20 @@ ROWS = [
     Row("TCommit", "tcommit", Oracle(34, 7, 94, ("TCTypeOK", "TCConsistent"), False)),
     Row("TwoPhase", "twophase", Oracle(288, 11, 1146, ("TPTypeOK",), True),
         aliases={"TPTypeOK": "type_ok"}),
-    Row("Peterson", "peterson", Oracle(42, 11, 77, ("TypeOK", "Inv"), True)),
+    Row("Peterson", "peterson",
+        Oracle(42, 11, 77, ("TypeOK", "Inv"), True, properties=("LSpec",))),
     Row("CigaretteSmokers", "cigarettesmokers",
         Oracle(6, 2, 15, ("TypeOK", "AtMostOne"), True), initial=3),
     Row("DiningPhilosophers", "diningphilosophers",
-        Oracle(67, 29, 336, ("TypeOK", "ExclusiveAccess"), True)),
-    Row("AlternatingBit", "alternatingbit", Oracle(240, 10, 1392, ("ABTypeInv",), True),
-        initial=8),
-    Row("Barrier", "barrier", Oracle(64, 7, 194, ("TypeOK",), True)),
+        Oracle(67, 29, 336, ("TypeOK", "ExclusiveAccess"), True, properties=("NobodyStarves",))),
+    Row("AlternatingBit", "alternatingbit",
+        Oracle(240, 10, 1392, ("ABTypeInv",), True, properties=("ABCSpec", "SentLeadsToRcvd")),
+        initial=8, omitted=("ABCSpec", "SentLeadsToRcvd")),
+    Row("Barrier", "barrier",
+        Oracle(64, 7, 194, ("TypeOK",), True, properties=("BarrierProperty",))),
     Row("Prisoners", "prisoners",
-        Oracle(214, 14, 860, ("TypeOK", "CountInvariant"), True), initial=4),
+        Oracle(214, 14, 860, ("TypeOK", "CountInvariant"), True, properties=("Safety", "Liveness")),
+        initial=4),
     Row("LamportMutex", "slow/lamportmutex",
         Oracle(724274, 61, 2729079, ("TypeOK", "BoundedNetwork", "Mutex"), True)),
 ]
@@ -101,11 +105,35 @@ OWN_RUNS = [
         Oracle(513, 11, 4238, ("TypeOK", "Safe"), True,
                properties=("Quiescence", "QuiescenceAsAction", "Live")),
         initial=9, omitted=("TypeOK",), aliases={"QuiescenceAsAction": "quiescence"}),
+    # EWD840.cfg (N = 3; CHECK_DEADLOCK FALSE as -deadlock); TDSpec is the refinement of
+    # SyncTerminationDetection, the step property td_spec
+    Row("EWD840", "ewd840",
+        Oracle(302, 9, 2001, ("TypeOK", "TerminationDetection", "Inv"), False,
+               properties=("Liveness", "TDSpec")),
+        initial=192, omitted=("TypeOK",)),
+    # SyncTerminationDetection.cfg (N = 7): every state initial
+    Row("SyncTerminationDetection", "syncterminationdetection",
+        Oracle(129, 1, 3722, ("TypeOK", "TDCorrect"), True, properties=("Quiescence", "Liveness")),
+        initial=129, omitted=("TypeOK",)),
+    # EWD998.cfg with N = 2 (-deadlock); TDSpec is the refinement of
+    # AsyncTerminationDetection, the step property td_spec
+    Row("EWD998", "ewd998",
+        Oracle(6876, 28, 33664, ("TerminationDetection", "Inv", "TypeOK"), False,
+               properties=("Liveness", "TDSpec")),
+        initial=32, omitted=("TypeOK",)),
+    # locks_auxiliary_vars/Lock.cfg
+    Row("Lock", "lock", Oracle(12, 5, 21, ("TypeOK", "LockInv"), True), omitted=("TypeOK",)),
+    # locks_auxiliary_vars/LockHS.cfg: Spec is Lock's (hiding h_turn and s), PSpec Peterson's
+    Row("LockHS", "lockhs",
+        Oracle(28, 10, 41, ("TypeOKHS", "InvHS", "LockInv"), True, properties=("Spec", "PSpec")),
+        omitted=("TypeOKHS",), aliases={"Spec": "lock_spec"}),
 ]
 ROWS += OWN_RUNS
 SLOW = {"LamportMutex"}                      # ~10^6 states generated: a minute or more
 BULK_SLOW = {"Hanoi"}                         # its relation takes ~15 s to read
-NO_BULK = {"DiningPhilosophers", *(row.name for row in OWN_RUNS)}   # liveness: left to the interpreter
+# liveness or step properties: left to the interpreter
+NO_BULK = {"DiningPhilosophers", "Peterson", "Barrier", "Prisoners",
+           *(row.name for row in OWN_RUNS)}
 
 
 def oracle_from_json(entry: dict) -> Oracle:
@@ -120,7 +148,9 @@ def oracle_from_json(entry: dict) -> Oracle:
         counts = full["distinct"], full["depth"], generated
     else:
         counts = entry["distinct_states"], entry["state_depth"], entry["total_states"]
-    return Oracle(*counts, tuple(entry["invariants"]), entry["check_deadlock"], violated)
+    properties = tuple(p.split()[0] for p in entry["properties"])   # "LSpec (== L!Spec, ...)"
+    return Oracle(*counts, tuple(entry["invariants"]), entry["check_deadlock"], violated,
+                  properties)
 
 
 def json_oracles() -> dict[str, Oracle] | None:

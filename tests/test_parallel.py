@@ -52,8 +52,13 @@ def test_two_workers_search_as_one_process_does(path):
     one = run(machine, dataclasses.replace(model.options, store="fingerprint"), 1)
     two = run(machine, model.options, 2)
     assert outcome(two) == outcome(one)
-    liveness = any(p.kind in ("eventually", "leads_to") for p in two.properties)
-    assert ("one process: liveness" if liveness else "2 worker processes") in two.method
+    kinds = {p.kind for p in two.properties}
+    if kinds & {"eventually", "leads_to"}:
+        assert "one process: liveness" in two.method
+    elif "step_invariant" in kinds:
+        assert "one process: step properties" in two.method
+    else:
+        assert "2 worker processes" in two.method
     for p in two.properties:
         if p.trace is not None and p.trace.loop is None:
             assert replay(machine, p.trace).ok, p.name

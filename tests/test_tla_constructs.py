@@ -24,8 +24,10 @@ from checker.symbolic.pdr import PDR
 from checker.symbolic.relation import Relation
 from checker.explicit.trace import replay
 from examples.asyncterminationdetection import AsyncTerminationDetection
+from examples.barrier import Barrier, Label
 from examples.cat import Cat, Direction
 from examples.coffeecan import CoffeeCan
+from examples.prisoners import Prisoners
 from test_symbolic import _successors
 
 
@@ -173,11 +175,22 @@ class SendWhileInactive(AsyncTerminationDetection):
         s.pending[j] += 1
 
 
+class EarlyRelease(Barrier):
+    """b1 once some process is in (\\E p for \\A p): the others are released early."""
+
+    @action
+    def b1(s):
+        require(any(label == Label.B1 for label in s.pc.values()))
+        for p in s.pc:
+            s.pc[p] = Label.B0
+
+
 # mutant, constants, violated property: steps of TLC's counterexample (its -workers 1 BFS)
 MUTANTS = [
     (MonotonicIncrease, {"MaxBeanCount": 10}, "monotonic_decrease", 1),
     (WhiteThrownAway, {"MaxBeanCount": 10}, "loop_invariant", 1),
     (SendWhileInactive, {}, "quiescence", 1),
+    (EarlyRelease, {"N": 6}, "barrier_property", 2),
 ]
 
 
@@ -283,3 +296,16 @@ def test_a_state_whose_steps_are_all_cut_is_no_deadlock_as_for_tlc():
     assert (stats.distinct_states, stats.generated, stats.depth) == (2, 3, 2)
     [bmc] = BMC(Machine(CutShort), CheckOptions(deadlock=True, max_depth=3)).check().properties
     assert bmc.verdict.value == "unknown"               # no deadlock within the bound either
+
+
+def test_the_prisoners_are_done_only_under_the_specs_fairness():
+    """TLC: Liveness (<>Done) holds under Fairness, and is violated (a lasso) by
+    Init /\\ [][Next]_vars alone."""
+    options = CheckOptions(properties=["liveness"])
+    [fair] = ExplicitEngine(Machine(Prisoners), options).check().properties
+    assert fair.verdict.value == "holds"
+    unfair = Machine(Prisoners, fairness={"counter_step": "none", "non_counter_step": "none"})
+    [result] = ExplicitEngine(unfair, options).check().properties
+    assert result.verdict.value == "violated" and result.trace.loop is not None
+    result.trace.prop = "liveness"
+    assert replay(unfair, result.trace).ok
