@@ -725,6 +725,41 @@ def test_is_on_singletons_floor_division_lookups_and_len_agree_with_explicit():
         frontier = [s for st in frontier for _, _, s in m.successors(st)]
 
 
+class Parent(Spec):
+    slot: Option[Int[1, 2]] = None
+    x: Int[0, 2] = 0
+
+    @action
+    def fill(s):
+        require(s.slot is None and s.x < 2)
+        s.x += 1
+
+
+class Child(Parent):
+    """Overrides with `super()`: the override closes over `__class__`, and the parent's
+    method it calls reads a symbolic Option with `is`; both must be read symbolically
+    (before, neither was recompiled and every step silently disappeared)."""
+    busy: bool = False
+
+    @action
+    def fill(s):
+        require(not s.busy)
+        super().fill()
+        s.busy = s.x == 2
+
+
+def test_an_override_calling_super_reads_as_the_explicit_engine_runs_it():
+    m = Machine(Child)
+    rel = Relation(m)
+    frontier, seen = m.initial_states(), 0
+    while frontier:
+        for st in frontier:
+            assert _successors(rel, st) == {s for _, _, s in m.successors(st)}
+        seen += len(frontier)
+        frontier = [s for st in frontier for _, _, s in m.successors(st)]
+    assert seen == 3
+
+
 class ShortCircuit(Spec):
     """A helper with a side effect in the right operand of `and` / `or`: Python runs it
     only where the left operand does not decide (RayJob's `sub_submit`)."""

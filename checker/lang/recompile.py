@@ -12,8 +12,8 @@ import types
 
 def source_def(fn) -> tuple[ast.FunctionDef, str] | None:
     """`fn`'s def as an AST, at its file's line numbers, without decorators; None where
-    its source cannot be read or it closes over variables (a recompiled copy could not)."""
-    if not isinstance(fn, types.FunctionType) or fn.__code__.co_freevars:
+    its source cannot be read."""
+    if not isinstance(fn, types.FunctionType):
         return None
     try:
         lines, first = inspect.getsourcelines(fn)
@@ -31,14 +31,36 @@ def source_def(fn) -> tuple[ast.FunctionDef, str] | None:
 
 def recompile(fdef: ast.FunctionDef, filename: str, namespace: dict, original) -> types.FunctionType:
     """Compile `fdef` as a function whose globals are `namespace`, with `original`'s
-    defaults (annotations and defaults were evaluated with the original: copied, not redone)."""
+    defaults (annotations and defaults were evaluated with the original: copied, not redone)
+    and its closure: a method calling `super()` closes over `__class__`, and a nested
+    def over its enclosing locals; the copy reads the same cells."""
     args = fdef.args
     for a in args.posonlyargs + args.args + args.kwonlyargs:
         a.annotation = None
     args.defaults, args.kw_defaults = [], [None] * len(args.kwonlyargs)
+    free = original.__code__.co_freevars
+    code = _compiled(fdef, filename, namespace, free)
+    cells = dict(zip(free, original.__closure__ or ()))
+    fn = types.FunctionType(code, namespace, code.co_name, original.__defaults__,
+                            tuple(cells[name] for name in code.co_freevars))
+    fn.__kwdefaults__ = original.__kwdefaults__
+    return fn
+
+
+def _compiled(fdef: ast.FunctionDef, filename: str, namespace: dict, free: tuple):
+    """The code of `fdef`. One that closes over names is compiled inside a function that
+    binds them, so that they stay free variables of the code (the caller supplies their
+    cells); renamed meanwhile, so that a name in its body that happens to be its own
+    (a method `sum` calling the builtin `sum`) does not become one more."""
+    name = fdef.name
+    if free:
+        fdef.name = "__recompiled__"
+        body = [ast.Assign([ast.Name(v, ast.Store())], ast.Constant(None)) for v in free]
+        fdef = ast.FunctionDef("__enclosing__", ast.arguments([], [], None, [], [], None, []),
+                               body + [fdef, ast.Return(ast.Name(fdef.name, ast.Load()))], [])
     module = ast.fix_missing_locations(ast.Module(body=[fdef], type_ignores=[]))
     made: dict = {}
     exec(compile(module, filename, "exec"), namespace, made)
-    fn = made[fdef.name]
-    fn.__defaults__, fn.__kwdefaults__ = original.__defaults__, original.__kwdefaults__
-    return fn
+    if not free:
+        return made[name].__code__
+    return made["__enclosing__"]().__code__.replace(co_name=name, co_qualname=name)

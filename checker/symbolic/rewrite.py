@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import ast
 import enum
+import functools
 import sysconfig
 import types
 from pathlib import Path
@@ -177,6 +178,13 @@ def _thunk(node):
 class _Rewrite(ast.NodeTransformer):
     def __init__(self, filename):
         self.filename = filename
+        self.receiver = None                # the first parameter of the def rewritten
+
+    def visit_FunctionDef(self, node):
+        if self.receiver is None and node.args.args:
+            self.receiver = node.args.args[0].arg
+        self.generic_visit(node)
+        return node
 
     def _where(self, node):
         return ast.Constant(f"{self.filename}:{node.lineno}")
@@ -212,7 +220,11 @@ class _Rewrite(ast.NodeTransformer):
 
     def visit_Call(self, node):
         self.generic_visit(node)
-        if isinstance(node.func, ast.Name) and node.func.id in _BUILTINS:
+        if isinstance(node.func, ast.Name) and node.func.id == "super" and not node.args \
+                and self.receiver is not None:      # the parent's methods, recompiled too
+            node.func.id = "_sym_super"
+            node.args = [ast.Name("__class__", ast.Load()), ast.Name(self.receiver, ast.Load())]
+        elif isinstance(node.func, ast.Name) and node.func.id in _BUILTINS:
             node.func = ast.copy_location(ast.Name(_BUILTINS[node.func.id], ast.Load()), node.func)
         elif isinstance(node.func, ast.Attribute) and node.func.attr == "count" and \
                 len(node.args) == 1 and not node.keywords:
@@ -256,7 +268,7 @@ class Compiler:
         key = id(module_globals)
         if key not in self.shadows:
             shadow = self.shadows[key] = dict(module_globals)
-            shadow.update(_HELPERS)
+            shadow.update(_HELPERS, _sym_super=functools.partial(_Super, self))
             for name, value in module_globals.items():
                 if isinstance(value, types.FunctionType):
                     shadow[name] = self.function(value)
@@ -273,8 +285,26 @@ class Compiler:
         return value
 
 
+class _Super:
+    """`super()` in a recompiled method: what the class after `cls` in the receiver's
+    method order defines, recompiled as well (the original would read symbolic values
+    with Python's own `is` and `and`)."""
+
+    def __init__(self, compiler: Compiler, cls: type, receiver):
+        self.compiler, self.cls, self.receiver = compiler, cls, receiver
+
+    def __getattr__(self, name):
+        order = type(self.receiver).__mro__
+        for klass in order[order.index(self.cls) + 1:]:
+            if name in vars(klass):
+                value = self.compiler.member(vars(klass)[name])
+                bind = getattr(type(value), "__get__", None)
+                return bind(value, self.receiver, type(self.receiver)) if bind else value
+        raise AttributeError(f"'super' object has no attribute {name!r}")
+
+
 def _user_function(fn) -> bool:
-    if not isinstance(fn, types.FunctionType) or fn.__code__.co_freevars:
+    if not isinstance(fn, types.FunctionType):
         return False
     path = Path(fn.__code__.co_filename).resolve()
     return path.is_file() and not any(root == path or root in path.parents for root in _SKIP)
