@@ -107,6 +107,7 @@ KILLS = [
     (mutants.ValidateBeforeDeletion, "validation_F2", "p15b_no_stuck_deletion", 8),
     (mutants.SubmitterFailureFailsJob, "submitter_final_F1", "p20_ended_attempt_ran_its_driver",
      13),
+    (mutants.ExLeaderUnfenced, "failover_F1", "p4_identity_stable", 6),
 ]
 
 
@@ -480,7 +481,6 @@ def write_traces():
 
 def save_trace(machine, p, model, path):
     """Write the counterexample of property result `p` (found in `model`) as compact ITF."""
-    import json
     from checker.output.itf import to_itf
     path.parent.mkdir(parents=True, exist_ok=True)
     data = to_itf(machine, p.trace, property=p.name, kind=p.kind, verdict="violated",
