@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from checker import Ghost, invariant, reachable
+from checker.errors import SpecError
 from checker.lang.domains import MapDomain
 from checker.explicit.explorer import ExplicitEngine
 from checker.options import CheckOptions
@@ -21,7 +22,7 @@ from checker.explicit.trace import replay
 from spec.rayjob import mutants
 from spec.rayjob.proofs import Lemmas, NoFaultLemmas
 from spec.rayjob.spec import RayJob
-from spec.rayjob.types import ClusterId, Head, JStat, Phase, Reason, Rec
+from spec.rayjob.types import ClusterId, Head, JStat, Mode, Phase, Rank, Reason, Rec, Rules
 
 ROOT = Path(__file__).resolve().parent.parent
 MODEL_NAMES = ["rayjob"] + sorted(p.stem for p in (ROOT / "models/rayjob").glob("*.toml"))
@@ -306,6 +307,22 @@ def test_with_gcs_ft_a_driver_on_a_worker_keeps_its_record_supervised(on_worker,
     options = CheckOptions(properties=["w_record_without_supervisor"])
     result = ExplicitEngine(machine, options).check()
     assert prop(result, "w_record_without_supervisor").verdict is found
+
+
+@pytest.mark.parametrize("rejected,fix,message", [
+    ({"mode": Mode.INTERACTIVE}, {"backoff_limit": 0}, "InteractiveMode rejects a positive"),
+    ({"mode": Mode.SIDECAR, "sub_backoff_limit": 1}, {"sub_backoff_limit": 2},
+     "SidecarMode rejects submitterConfig"),
+    ({"deletion_rules": Rules.STAGED}, {"shutdown_after_finishes": False}, "mutually exclusive"),
+    ({"ttl": Rank.XLONG, "shutdown_after_finishes": False}, {"shutdown_after_finishes": True},
+     "needs shutdownAfterJobFinishes")])
+def test_constants_kuberay_validation_rejects_are_refused(rejected, fix, message):
+    """A model may not configure a RayJob that validateRayJob rejects (the spec leaves
+    ValidationFailed to a user's edit); the valid neighbour is accepted."""
+    options = CheckOptions(max_states=10)
+    with pytest.raises(SpecError, match=message):
+        ExplicitEngine(Machine(RayJob, rejected), options).check()
+    assert ExplicitEngine(Machine(RayJob, {**rejected, **fix}), options).check().stopped
 
 
 def test_the_default_model_is_small_and_fast():
