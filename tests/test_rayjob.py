@@ -318,10 +318,12 @@ def test_with_gcs_ft_a_driver_on_a_worker_keeps_its_record_supervised(on_worker,
      "needs shutdownAfterJobFinishes")])
 def test_constants_kuberay_validation_rejects_are_refused(rejected, fix, message):
     """A model may not configure a RayJob that validateRayJob rejects (the spec leaves
-    ValidationFailed to a user's edit); the valid neighbour is accepted."""
+    ValidationFailed to a user's edit): one error at the spec line that refuses it; the
+    valid neighbour is accepted."""
     options = CheckOptions(max_states=10)
-    with pytest.raises(SpecError, match=message):
+    with pytest.raises(SpecError, match=message) as refused:
         ExplicitEngine(Machine(RayJob, rejected), options).check()
+    assert str(refused.value).startswith(f"{ROOT / 'spec/rayjob/state.py'}:")
     assert ExplicitEngine(Machine(RayJob, {**rejected, **fix}), options).check().stopped
 
 
