@@ -2,12 +2,15 @@
 from __future__ import annotations
 
 import functools
+import json
 import random
+import re
 from pathlib import Path
 
 import pytest
 
 from checker import Ghost, invariant, reachable
+from checker.errors import SpecError
 from checker.lang.domains import MapDomain
 from checker.explicit.explorer import ExplicitEngine
 from checker.options import CheckOptions
@@ -19,7 +22,7 @@ from checker.explicit.trace import replay
 from spec.rayjob import mutants
 from spec.rayjob.proofs import Lemmas, NoFaultLemmas
 from spec.rayjob.spec import RayJob
-from spec.rayjob.types import ClusterId, Head, JStat, Phase, Reason, Rec
+from spec.rayjob.types import ClusterId, Head, JStat, Mode, Phase, Rank, Reason, Rec, Rules
 
 ROOT = Path(__file__).resolve().parent.parent
 MODEL_NAMES = ["rayjob"] + sorted(p.stem for p in (ROOT / "models/rayjob").glob("*.toml"))
@@ -66,6 +69,10 @@ SLOW_TRACES = {
     ("slow/suspend_stale_F3", "p5a_no_cr_overlap"): 18,        # the leaked cluster of p17
     ("slow/failover_retry_F1", "p2b_job_created_once_per_attempt"): 25,  # ex-leader's create
     ("slow/failover_retry_F1", "p5a_no_cr_overlap"): 31,       # ... of a past attempt's cluster
+    ("slow/suspend_stale_retry_F3", "p20_ended_attempt_ran_its_driver"): 58,  # adopted old Job
+    ("slow/pairs_suspend_retry_F2", "p20_ended_attempt_ran_its_driver"): 39,  # pod death, outage
+    ("slow/user_suspend_retry_F2", "p20_ended_attempt_ran_its_driver"): 41,  # cluster by hand
+    ("slow/user_suspend_retry_F2", "p4_identity_stable"): 11,  # ValidationFailed from Suspended
 }
 
 # (mutant, model whose constants and groups it runs with, property it breaks, length).
@@ -101,6 +108,7 @@ KILLS = [
     (mutants.ValidateBeforeDeletion, "validation_F2", "p15b_no_stuck_deletion", 8),
     (mutants.SubmitterFailureFailsJob, "submitter_final_F1", "p20_ended_attempt_ran_its_driver",
      13),
+    (mutants.ExLeaderUnfenced, "failover_F1", "p4_identity_stable", 6),
 ]
 
 
@@ -127,6 +135,14 @@ def verdicts(result) -> dict:
     return {p.name: p.verdict for p in result.properties}
 
 
+def assert_as_expected(model, result):
+    """Every claim's verdict is the one its [expect] gives, and every lemma holds."""
+    found = verdicts(result)
+    lemmas = {n for n in found if n.startswith("lemma_")}          # spec/rayjob/proofs/
+    assert set(model.expect) == set(found) - lemmas, "every property has an [expect] verdict"
+    assert found == {**model.expect, **{n: Verdict.HOLDS for n in lemmas}}
+
+
 def prop(result, name):
     return next(p for p in result.properties if p.name == name)
 
@@ -135,19 +151,15 @@ def prop(result, name):
 def test_every_verdict_of_every_model_is_as_expected(name):
     model, result = check(name)
     assert not result.stopped and result.stats.distinct_states < 50_000
-    found = verdicts(result)
-    lemmas = {n for n in found if n.startswith("lemma_")}          # spec/rayjob/proofs/
-    assert set(model.expect) == set(found) - lemmas, "every property has an [expect] verdict"
-    assert found == {**model.expect, **{n: Verdict.HOLDS for n in lemmas}}
+    assert_as_expected(model, result)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", ["slow/ops_all_F3", "slow/everything_F1", "slow/suspend_stale_F3",
-                                  "slow/failover_retry_F1"])
+@pytest.mark.parametrize("name", sorted(p.stem for p in (ROOT / "models/rayjob/slow").glob("*.toml")))
 def test_large_models(name):
-    model, result = check(name)
+    model, result = check(f"slow/{name}")
     assert not result.stopped
-    assert verdicts(result) == model.expect
+    assert_as_expected(model, result)
 
 
 
@@ -297,9 +309,39 @@ def test_with_gcs_ft_a_driver_on_a_worker_keeps_its_record_supervised(on_worker,
     assert prop(result, "w_record_without_supervisor").verdict is found
 
 
+@pytest.mark.parametrize("rejected,fix,message", [
+    ({"mode": Mode.INTERACTIVE}, {"backoff_limit": 0}, "InteractiveMode rejects a positive"),
+    ({"mode": Mode.SIDECAR, "sub_backoff_limit": 1}, {"sub_backoff_limit": 2},
+     "SidecarMode rejects submitterConfig"),
+    ({"deletion_rules": Rules.STAGED}, {"shutdown_after_finishes": False}, "mutually exclusive"),
+    ({"ttl": Rank.XLONG, "shutdown_after_finishes": False}, {"shutdown_after_finishes": True},
+     "needs shutdownAfterJobFinishes")])
+def test_constants_kuberay_validation_rejects_are_refused(rejected, fix, message):
+    """A model may not configure a RayJob that validateRayJob rejects (the spec leaves
+    ValidationFailed to a user's edit): one error at the spec line that refuses it; the
+    valid neighbour is accepted."""
+    options = CheckOptions(max_states=10)
+    with pytest.raises(SpecError, match=message) as refused:
+        ExplicitEngine(Machine(RayJob, rejected), options).check()
+    assert str(refused.value).startswith(f"{ROOT / 'spec/rayjob/state.py'}:")
+    assert ExplicitEngine(Machine(RayJob, {**rejected, **fix}), options).check().stopped
+
+
 def test_the_default_model_is_small_and_fast():
     _, result = check("rayjob")
     assert result.stats.distinct_states < 10_000 and result.stats.seconds < 10
+
+
+def test_each_model_description_gives_the_gate_baseline_state_count():
+    """Readers quote the state count a description gives (README, docs): it must be the
+    count the gate baseline records, slow models included, so neither drifts unnoticed."""
+    baseline = json.loads((ROOT / "gate-baseline.json").read_text())
+    paths = [model_path("rayjob"), *(ROOT / "models/rayjob").rglob("*.toml")]
+    for path in (p for p in paths if "proofs" not in p.parts):
+        key = str(path.relative_to(ROOT))
+        stated = re.search(r"\(([\d,]+) states\)", load_model(path).description)
+        assert stated, f"{key}: the description gives no state count"
+        assert int(stated[1].replace(",", "")) == baseline[key]["distinct_states"], key
 
 
 def test_every_action_fires_in_some_model():
@@ -458,7 +500,6 @@ def write_traces():
 
 def save_trace(machine, p, model, path):
     """Write the counterexample of property result `p` (found in `model`) as compact ITF."""
-    import json
     from checker.output.itf import to_itf
     path.parent.mkdir(parents=True, exist_ok=True)
     data = to_itf(machine, p.trace, property=p.name, kind=p.kind, verdict="violated",

@@ -287,7 +287,10 @@ class Machine(BoundSpec):
             install_oracle(previous)
 
     def error_in(self, label, e) -> SpecError:
+        """What `label` raised, placed at the spec line that raised it: a SpecError the
+        spec raises itself (a constant it refuses) gets that line too."""
         if isinstance(e, SpecError):
+            e.where = e.where or user_frame(e) or self.where
             return e
         return SpecError(f"{label} raised {type(e).__name__}: {e}", user_frame(e) or self.where)
 

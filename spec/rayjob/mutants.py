@@ -315,6 +315,17 @@ class SubmitterFailureFailsJob(RayJob):
         s._fail(Reason.APP_FAILED)
 
 
+class ExLeaderUnfenced(RayJob):
+    """M30, two operator replicas: a paused ex-leader's RayJob writes are not fenced (a
+    retry-on-conflict loop that re-reads the RayJob and re-applies the status computed
+    before the failover), so its stale status overwrites the new leader's: the identity
+    it drew replaces the one the new attempt persisted (claim 4)."""
+
+    def _ex_leader_step(s):
+        s.ex_fresh = s.rj is not None
+        super()._ex_leader_step()
+
+
 ALL = [SubmitBeforeIdentity, ClusterNameInInitializing, PutOverwrite,
        RetryingNoWait, NoStatusGuard, NoSubmissionId, PreFix3903, RetryAllReasons,
        StopJobFatal, NoStopOnDelete, StatusUpdateNoVersion, RunningRecreatesJob,
@@ -322,4 +333,4 @@ ALL = [SubmitBeforeIdentity, ClusterNameInInitializing, PutOverwrite,
        FailedMapsToComplete, SuspendedRequeues, SelfDeleteIgnoresTTL, SidecarHeadRecreated,
        SidecarMissingHeadIgnored, SidecarRestartNoStatusCheck, RulesIgnoreTTL,
        RulesIgnoreCondition, InteractiveDrawsJobId, PreRunningDeadlineIgnored,
-       ValidateBeforeDeletion, SubmitterFailureFailsJob]
+       ValidateBeforeDeletion, SubmitterFailureFailsJob, ExLeaderUnfenced]
