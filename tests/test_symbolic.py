@@ -343,10 +343,12 @@ def test_pdr_proves_that_no_step_fails_with_the_properties_as_lemmas_and_the_cha
     PDR(Machine(WideCounters), CheckOptions(), progress=said.append).check()
     assert said[0].startswith("pdr: the spec as a relation of 5 variables, 4 steps and 4 "
                               "failure conditions")
-    assert said[-1] == "pdr: 5 of 5 parts inductive together with 0 of 0 lemmas (Houdini)"
+    assert said[-1] == "pdr: 5 of 5 parts inductive together with 0 of 0 parts of 0 lemmas " \
+                        "(Houdini)"
     said.clear()        # `level <= 2` needs `open -> level < 2`, no candidate: Spacer's job
     PDR(Machine(Gated), CheckOptions(), progress=said.append).check()
-    assert said[1:] == ["pdr: 0 of 1 parts inductive together with 0 of 0 lemmas (Houdini)",
+    assert said[1:] == ["pdr: 0 of 1 parts inductive together with 0 of 0 parts of 0 lemmas "
+                        "(Houdini)",
                         "pdr: 1 of 1 parts proved after a pass with 2 s per part"]
     # `bounded` holds on every step that does not fail, but a failing one is reachable
     with pytest.raises(SpecError, match=r"retry writes a value outside its variable's domain"):
@@ -391,7 +393,7 @@ def test_houdini_proves_invariants_inductive_only_together_and_takes_unchosen_on
         assert [p.verdict.value for p in result.properties] == ["holds"] * len(x)
         lemmas = 2 - len(x)
         assert said[-1] == f"pdr: {len(x)} of {len(x)} parts inductive together with " \
-                           f"{lemmas} of {lemmas} lemmas (Houdini)"
+                           f"{lemmas} of {lemmas} parts of {lemmas} lemmas (Houdini)"
         assert certify(result.properties[0].certificate, Machine(Mirror)) == []
     assert check(KInduction, Mirror)["x_implies_y"].reason == "2-inductive"     # not alone
     torn = check(PDR, TornMirror)       # the 8th flip leaves y; the 9th, x without y
@@ -427,11 +429,30 @@ def test_houdini_takes_the_values_no_step_can_change_as_lemmas():
     said = []
     result = PDR(Machine(Valve), CheckOptions(), progress=said.append).check()
     assert result.properties[0].verdict.value == "holds"
-    assert said[-1] == "pdr: 1 of 1 parts inductive together with 0 of 0 lemmas and 1 value " \
-                       "ranges (Houdini)"
+    assert said[-1] == "pdr: 1 of 1 parts inductive together with 0 of 0 parts of 0 lemmas " \
+                       "and 1 value ranges (Houdini)"
     assert certify(result.properties[0].certificate, Machine(Valve)) == []
     opened = check(PDR, Machine(Valve, constants={"maintenance": True}))["dry"]
     assert opened.verdict.value == "violated" and len(opened.trace.steps) - 1 == 2
+
+
+class HalfTrueMirror(Mirror):
+    """A lemma whose first conjunct is what `y_implies_x` needs, and whose second fails
+    after 500 flips: Houdini keeps the first."""
+
+    @invariant
+    def x_implies_y(s):
+        return (not s.x or s.y) and s.n < 500
+
+
+def test_houdini_keeps_the_inductive_conjuncts_of_a_lemma_that_fails():
+    said = []
+    result = PDR(Machine(HalfTrueMirror), CheckOptions(["y_implies_x"]),
+                 progress=said.append).check()
+    assert result.properties[0].verdict.value == "holds"
+    assert said[-1] == "pdr: 1 of 1 parts inductive together with 1 of 2 parts of 1 lemmas " \
+                       "(Houdini)"
+    assert certify(result.properties[0].certificate, Machine(HalfTrueMirror)) == []
 
 
 class FewRetries(Retries):

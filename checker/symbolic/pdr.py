@@ -28,6 +28,7 @@ carry), in a few solver calls over the whole relation.
 """
 from __future__ import annotations
 
+import collections
 import dataclasses
 
 import z3
@@ -86,9 +87,12 @@ class PDR(SymbolicEngine):
     def _houdini(self, rel, parts: list[_Part], lemmas: list) -> list[_Proof]:
         """The largest set of candidates (the open parts, and the spec's other invariants
         as lemmas) that is inductive together: the first proof of the chain, which proves
-        the parts in it. A step that breaks some candidate drops each one it breaks."""
+        the parts in it. A step that breaks some candidate drops each one it breaks. A
+        lemma is split as a goal is, into conjuncts: a step that breaks one conjunct drops
+        that one only (whole, a lemma fell with it, and what it carried fell after it)."""
         candidates = {("part", id(p)): z3.Not(p.bad) for p in parts}
-        candidates.update({("lemma", i): f for i, f in enumerate(lemmas)})
+        candidates.update({("lemma", (i, j)): z3.Not(d) for i, f in enumerate(lemmas)
+                           for j, d in enumerate(_disjuncts(z3.Not(f)))})
         candidates.update({("range", i): f for i, f in enumerate(written_ranges(rel))})
         initial = z3.Solver()
         initial.add(rel.valid, rel.is_initial(rel.flat))
@@ -113,11 +117,12 @@ class PDR(SymbolicEngine):
                 del alive[k]
             step.pop()
         proved = [p for p in parts if ("part", id(p)) in alive]
-        kept = sum(kind == "lemma" for kind, _ in alive)
-        ranges = sum(kind == "range" for kind, _ in alive)
+        counts = collections.Counter(kind for kind, _ in candidates)
+        kept = collections.Counter(kind for kind, _ in alive)
         self.report(f"pdr: {len(proved)} of {len(parts)} parts inductive together with "
-                    f"{kept} of {len(lemmas)} lemmas" + (f" and {ranges} value ranges"
-                                                          if ranges else "") + " (Houdini)")
+                    f"{kept['lemma']} of {counts['lemma']} parts of {len(lemmas)} lemmas"
+                    + (f" and {kept['range']} value ranges" if kept["range"] else "")
+                    + " (Houdini)")
         if outcome != z3.unsat or not proved:
             return []
         for p in proved:
