@@ -1,0 +1,168 @@
+"""The Kubernetes environment library (spec/kubernetes/) on the tutorial's controller.
+
+Each semantic of the library is checked both ways: a probe (a subclass recording what
+the library's calls return) whose invariant holds on the library, and a broken library
+where the same invariant is refuted with a counterexample. The ready-made properties
+hold on the faithful controller and are refuted on each bug of examples/childcontroller_bugs.py.
+"""
+from __future__ import annotations
+
+import pytest
+
+from checker import Ghost, Int, invariant, reachable
+from checker.model import load_model
+from checker.explicit.explorer import ExplicitEngine
+from conftest import ROOT, explore, verdicts
+from examples.childcontroller import ChildController, Pc, Ref
+from spec.kubernetes import CacheSt
+
+ALL_FAULTS = {"crash": True, "write_lost": True, "write_fail": True, "user_delete": True,
+              "stale": True}
+Version = Int[0, 15]
+
+
+def run(spec_cls, L=1, F=2, groups=ALL_FAULTS, **options):
+    return explore(spec_cls, {"L": L, "F": F}, groups, **options)
+
+
+def trace_length(result, name):
+    return next(len(p.trace.steps) - 1 for p in result.properties if p.name == name)
+
+
+# ------------------------------------------------------------ the API server
+class ApiProbe(ChildController):
+    already_exists: Ghost[bool] = False       # a create answered AlreadyExists
+    conflict: Ghost[bool] = False             # an update of an existing object got 409
+    applied_stale: Ghost[bool] = False        # an update based on an old version applied
+
+    def _create(s, r, obj) -> bool:
+        exists = s.objects[r] is not None
+        ok = super()._create(r, obj)
+        s.already_exists = s.already_exists or (exists and not ok)
+        return ok
+
+    def _update(s, r, obj) -> bool:
+        stored = s.objects[r]
+        ok = super()._update(r, obj)
+        s.conflict = s.conflict or (stored is not None and not ok)
+        s.applied_stale = s.applied_stale or (ok and s.m != stored)
+        return ok
+
+    @reachable
+    def w_already_exists(s):
+        return s.already_exists
+
+    @reachable
+    def w_conflict(s):
+        return s.conflict
+
+    @invariant
+    def updates_apply_to_the_version_read(s):
+        return not s.applied_stale
+
+    @invariant
+    def a_deleting_object_keeps_its_finalizer(s):
+        """Removing the last finalizer of a deleted object removes the object."""
+        return all(o is None or not o.deleting or o.finalizer for o in s.objects.values())
+
+    @reachable
+    def w_deleting_with_finalizer(s):
+        return s.deleting(Ref.PARENT)
+
+    @reachable
+    def w_child_outlives_its_owner_for_a_while(s):
+        """Background deletion: the garbage collector comes after the owner is gone."""
+        return s.gone(Ref.PARENT) and not s.all_gone((Ref.CHILD_A, Ref.CHILD_B))
+
+
+class NoConflictCheck(ApiProbe):
+    """A broken API server: an update with a stale resourceVersion is applied."""
+    def _update(s, r, obj) -> bool:
+        s.fresh[r] = True
+        return super()._update(r, obj)
+
+
+class FinalizerRemovalKeepsObject(ApiProbe):
+    """A broken API server: removing the last finalizer does not remove a deleted object."""
+    def _update(s, r, obj) -> bool:
+        if s.objects[r] is None or not s.fresh[r]:
+            return False
+        s._write(r, obj, own=True)
+        return True
+
+
+def test_api_server_semantics_hold_and_each_is_reachable():
+    v = verdicts(run(ApiProbe))
+    assert v == {name: "holds" for name in v}
+
+
+@pytest.mark.parametrize("broken, refuted", [
+    (NoConflictCheck, "updates_apply_to_the_version_read"),
+    (FinalizerRemovalKeepsObject, "a_deleting_object_keeps_its_finalizer"),
+])
+def test_a_broken_api_server_is_refuted(broken, refuted):
+    result = run(broken)
+    assert verdicts(result)[refuted] == "violated"
+    assert trace_length(result, refuted) > 0
+
+
+# ------------------------------------------------------------ the informer cache
+class CacheProbe(ChildController):
+    """Numbers the parent's versions to check what each read returns."""
+    version: Ghost[Version] = 0               # writes of the parent so far
+    observed: Ghost[Version] = 0              # the newest version a read returned
+    went_back: Ghost[bool] = False            # a read returned a version before `observed`
+    too_far: Ghost[bool] = False              # a read returned a version more than L back
+    read_behind: Ghost[bool] = False          # a read returned an older version
+
+    def _write(s, r, obj, own=False):
+        super()._write(r, obj, own)
+        if r is Ref.PARENT:
+            s.version = min(s.version + 1, 15)
+
+    def _read(s, r):
+        back = s.cache_lag[r] if s.cache_st[r] is CacheSt.BEHIND else 0
+        if r is Ref.PARENT:
+            read = s.version - back
+            s.went_back = s.went_back or read < s.observed
+            s.too_far = s.too_far or back > s.L
+            s.read_behind = s.read_behind or back > 0
+            s.observed = max(s.observed, read)
+        return super()._read(r)
+
+    @invariant
+    def never_older_than_observed(s):
+        return not s.went_back
+
+    @invariant
+    def at_most_L_behind(s):
+        return not s.too_far
+
+    @reachable
+    def w_read_behind(s):
+        return s.read_behind
+
+
+class ReadLeavesOldVersions(CacheProbe):
+    """A broken cache: reading a new version does not retire the older ones, so a stale
+    fault may still go back past what the operator has read."""
+    def _read(s, r):
+        kept = s.cache_st[r], s.cache_lag[r], s.cache_prev[r], s.cache_older[r]
+        obj = super()._read(r)
+        s.cache_st[r], s.cache_lag[r], s.cache_prev[r], s.cache_older[r] = kept
+        return obj
+
+
+@pytest.mark.parametrize("L", [1, 2])
+def test_a_read_is_never_older_than_observed_and_at_most_L_behind(L):
+    assert set(verdicts(run(CacheProbe, L=L)).values()) == {"holds"}
+
+
+def test_with_L_0_every_read_is_current():
+    v = verdicts(run(CacheProbe, L=0))
+    assert v["w_read_behind"] == "violated" and v["at_most_L_behind"] == "holds"
+
+
+def test_a_cache_going_back_past_an_observed_version_is_refuted():
+    result = run(ReadLeavesOldVersions, L=1)
+    assert verdicts(result)["never_older_than_observed"] == "violated"
