@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from checker import Ghost, Int, invariant, reachable
+from checker import Ghost, Int, fault, invariant, reachable
 from checker.model import load_model
 from checker.explicit.explorer import ExplicitEngine
 from conftest import ROOT, explore, verdicts
@@ -166,3 +166,73 @@ def test_with_L_0_every_read_is_current():
 def test_a_cache_going_back_past_an_observed_version_is_refuted():
     result = run(ReadLeavesOldVersions, L=1)
     assert verdicts(result)["never_older_than_observed"] == "violated"
+
+
+# ------------------------------------------------------------ the operator process
+class CrashProbe(ChildController):
+    crashed_mid_reconcile: Ghost[bool] = False     # a crash struck with memory held
+    kept_memory: Ghost[bool] = False               # something survived a crash
+
+    @fault(group="crash")
+    def crash(s):
+        s.crashed_mid_reconcile = s.crashed_mid_reconcile or s.m is not None
+        super().crash()
+        s.kept_memory = s.kept_memory or not (
+            s.pc is Pc.IDLE and s.m is None and s.m_child is None and s.queued
+            and not any(s.fresh.values())
+            and all(st is CacheSt.SYNC for st in s.cache_st.values()))
+
+    @reachable
+    def w_crash_mid_reconcile(s):
+        return s.crashed_mid_reconcile
+
+    @invariant
+    def a_crash_clears_memory(s):
+        return not s.kept_memory
+
+
+class CrashKeepsDrawnName(CrashProbe):
+    """A broken controller whose memory survives a crash (`_forget_memory` keeps the
+    drawn name)."""
+    def _forget_memory(s):
+        s.m = None
+
+
+def test_a_crash_clears_memory_refills_the_cache_and_queues_the_key():
+    assert set(verdicts(run(CrashProbe)).values()) == {"holds"}
+
+
+def test_memory_surviving_a_crash_is_refuted():
+    assert verdicts(run(CrashKeepsDrawnName))["a_crash_clears_memory"] == "violated"
+
+
+def test_without_faults_one_reconcile_per_event_reaches_a_ready_child_and_stops():
+    """No fault: one line of 9 states (four reconciles: finalizer, name, child and ready,
+    nothing to do), after which the work queue is empty."""
+    result = run(ChildController, F=0, groups={})
+    assert set(verdicts(result).values()) == {"holds"}
+    assert result.stats.distinct_states == result.stats.transitions + 1 == 9
+
+
+# ------------------------------------------------------------ ready-made properties
+def check_model(name):
+    model = load_model(ROOT / "examples" / "models" / f"{name}.toml")
+    return ExplicitEngine(model.machine(), model.options).check()
+
+
+@pytest.mark.parametrize("model, refuted, steps", [
+    ("childcontroller", {}, None),
+    ("childcontroller_create_before_save", {"one_child"}, 6),
+    ("childcontroller_patches_name", {"child_name_kept", "one_child"}, 7),
+    ("childcontroller_no_owner_reference", {"no_orphans"}, 10),
+    ("childcontroller_waits_for_children", {"no_stuck_finalizer"}, 8),
+])
+def test_ready_made_properties_hold_on_the_controller_and_catch_each_bug(model, refuted, steps):
+    result = check_model(model)
+    assert {n for n, v in verdicts(result).items() if v == "violated"} == set(refuted)
+    assert {n for n, v in verdicts(result).items() if v != "violated"} == {
+        "one_child", "each_name_created_once", "child_name_kept", "pool_large_enough",
+        "no_orphans", "no_stuck_finalizer"} - set(refuted)
+    if steps:
+        first = min(refuted, key=lambda n: trace_length(result, n))
+        assert trace_length(result, first) == steps
