@@ -45,6 +45,7 @@ class Pc(enum.Enum):
 class ChildController(kubernetes_state(Ref, Obj, Pc), Kubernetes):
     WRITES = tuple(p for p in Pc if p is not Pc.IDLE)
     USER_DELETES = (Ref.PARENT,)
+    NAME_DRAWN_CALL = Pc.SAVE_NAME       # the call that follows drawing a child name
     objects = {r: (Obj() if r is Ref.PARENT else None) for r in Ref}
     m: Option[Obj] = None                # the parent as this reconcile read it
     m_child: Option[Ref] = None          # the child name this reconcile works on
@@ -74,9 +75,13 @@ class ChildController(kubernetes_state(Ref, Obj, Pc), Kubernetes):
         s.pc = Pc.REMOVE_FINALIZER
 
     def _new_child(s):
-        """Draw a name, and persist it before anything is created."""
+        """Draw a name, then make the first call with it: persist it, before anything
+        is created."""
         s.m_child = s._draw_name()
-        s.pc = Pc.SAVE_NAME if s.m_child is not None else Pc.IDLE
+        if s.m_child is None:
+            s._end(Result.ERROR)
+        else:
+            s.pc = s.NAME_DRAWN_CALL
 
     def _draw_name(s):
         """A generated name: only equality is observable, so the lowest one no object and

@@ -7,9 +7,7 @@ class CreateBeforeSave(ChildController):
     """The generated name lives only in memory until the child is created: a crash or a
     lost response after the create makes the next reconcile draw another name and
     create a second child (`one_child`)."""
-    def _new_child(s):
-        s.m_child = s._draw_name()
-        s.pc = Pc.CREATE_CHILD if s.m_child is not None else Pc.IDLE
+    NAME_DRAWN_CALL = Pc.CREATE_CHILD
 
 
 class PatchesName(ChildController):

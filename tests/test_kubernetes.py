@@ -7,9 +7,14 @@ hold on the faithful controller and are refuted on each bug of examples/childcon
 """
 from __future__ import annotations
 
+import re
+import shlex
+
 import pytest
+from click.testing import CliRunner
 
 from checker import Ghost, Int, fault, invariant, reachable
+from checker.cli import main
 from checker.model import load_model
 from checker.explicit.explorer import ExplicitEngine
 from conftest import ROOT, explore, verdicts
@@ -236,3 +241,43 @@ def test_ready_made_properties_hold_on_the_controller_and_catch_each_bug(model, 
     if steps:
         first = min(refuted, key=lambda n: trace_length(result, n))
         assert trace_length(result, first) == steps
+
+
+# ------------------------------------------------------------ the tutorial
+TUTORIAL = ROOT / "docs" / "tutorial-controller.md"
+CLAIMS = {
+    "check-model examples/models/childcontroller_create_before_save.toml -v": [
+        "│ one_child              │ invariant      │ violated │ violated │ 6 steps  "
+        "traces/childcontroller_create_before_save/one_child.itf.json │",
+        "OK: 6 properties as expected (34 states, "],
+    "check-model show traces/childcontroller_create_before_save/one_child.itf.json": [
+        "│ 3 │ op_start         │ pc: idle → create child", "│ 4 │ fault write_lost │",
+        "m_child: Some(child-a) → None", "m_child: None → Some(child-b)",
+        "│ 6 │ op_call          │ objects[child-b]: None → Some({"],
+    "check-model examples/models/childcontroller.toml": [
+        "OK: 6 properties as expected (237 states, "],
+    "check-model examples/models/childcontroller_patches_name.toml": [
+        "OK: 6 properties as expected (433 states, "],
+}
+
+
+def tutorial_commands() -> list[str]:
+    text = TUTORIAL.read_text()
+    blocks = re.findall(r"```sh\n(.*?)```", text, re.S)
+    return [line for block in blocks for line in block.splitlines() if line.strip()]
+
+
+def test_the_tutorial_shows_exactly_the_commands_this_test_runs():
+    assert tutorial_commands() == list(CLAIMS)
+
+
+def test_every_command_of_the_tutorial_prints_what_the_tutorial_claims(tmp_path, monkeypatch):
+    (tmp_path / "examples").symlink_to(ROOT / "examples")
+    monkeypatch.chdir(tmp_path)
+    text = TUTORIAL.read_text()
+    for command, claims in CLAIMS.items():
+        result = CliRunner().invoke(main, shlex.split(command)[1:], catch_exceptions=False)
+        assert result.exit_code == 0, result.output
+        for claim in claims:
+            assert claim in result.output, (command, claim)
+            assert claim in text, claim
