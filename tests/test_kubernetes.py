@@ -55,14 +55,17 @@ class ApiProbe(ChildController):
 
     @reachable
     def w_already_exists(s):
+        """A retried create (after a lost response) meets its own object."""
         return s.already_exists
 
     @reachable
     def w_conflict(s):
+        """A write by someone else, or a stale read, makes the operator's update a 409."""
         return s.conflict
 
     @invariant
     def updates_apply_to_the_version_read(s):
+        """Optimistic concurrency: an applied update was made from the stored version."""
         return not s.applied_stale
 
     @invariant
@@ -72,6 +75,7 @@ class ApiProbe(ChildController):
 
     @reachable
     def w_deleting_with_finalizer(s):
+        """A delete of an object with a finalizer only sets its deletionTimestamp."""
         return s.deleting(Ref.PARENT)
 
     @reachable
@@ -137,14 +141,17 @@ class CacheProbe(ChildController):
 
     @invariant
     def never_older_than_observed(s):
+        """A read never goes back past a version the operator has read."""
         return not s.went_back
 
     @invariant
     def at_most_L_behind(s):
+        """A read is at most L changes behind the API server."""
         return not s.too_far
 
     @reachable
     def w_read_behind(s):
+        """With L > 0 a read may return an older version."""
         return s.read_behind
 
 
@@ -189,10 +196,12 @@ class CrashProbe(ChildController):
 
     @reachable
     def w_crash_mid_reconcile(s):
+        """A crash strikes while a reconcile holds the parent in memory."""
         return s.crashed_mid_reconcile
 
     @invariant
     def a_crash_clears_memory(s):
+        """After a crash: no memory, a current cache, the key queued."""
         return not s.kept_memory
 
 
