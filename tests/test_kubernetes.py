@@ -19,6 +19,7 @@ from checker.model import load_model
 from checker.explicit.explorer import ExplicitEngine
 from conftest import ROOT, explore, verdicts
 from examples.childcontroller import ChildController, Pc, Ref
+from examples.childcontroller_bugs import CreateBeforeSave
 from spec.kubernetes import CacheSt
 
 ALL_FAULTS = {"crash": True, "write_lost": True, "write_fail": True, "user_delete": True,
@@ -290,3 +291,13 @@ def test_every_command_of_the_tutorial_prints_what_the_tutorial_claims(tmp_path,
         for claim in claims:
             assert claim in result.output, (command, claim)
             assert claim in text, claim
+
+
+def test_a_crash_after_the_create_gives_the_first_draft_a_second_child_too():
+    """The tutorial's remark on the first draft: a crash between the create and the status
+    write does what the lost response does, one step later."""
+    result = run(CreateBeforeSave, L=0, F=1, groups={"crash": True, "cache": False})
+    assert verdicts(result)["one_child"] == "violated"
+    steps = next(p.trace.steps for p in result.properties if p.name == "one_child")
+    assert [s.action for s in steps[1:]] == ["op_start", "op_call", "op_start", "op_call",
+                                            "crash", "op_start", "op_call"]
