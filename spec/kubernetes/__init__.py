@@ -20,12 +20,12 @@ from .cache import InformerCache
 from .faults import Faults
 from .operator import OperatorProcess
 from .properties import ReadyMadeProperties
-from .state import CacheSt, Count, Result, kubernetes_state
+from .state import CacheSt, Result, kubernetes_state
 
 
 class Kubernetes(Faults, ReadyMadeProperties):
     """Every actor of the library in one mixin (after `kubernetes_state(...)` in the bases)."""
 
 
-__all__ = ["ApiServer", "CacheSt", "Count", "Faults", "InformerCache", "Kubernetes",
+__all__ = ["ApiServer", "CacheSt", "Faults", "InformerCache", "Kubernetes",
            "OperatorProcess", "ReadyMadeProperties", "Result", "kubernetes_state"]

@@ -43,19 +43,18 @@ def kubernetes_state(ref_type: type[enum.Enum], obj_type: type, pc_type: type[en
 
     class KubernetesState(Spec):
         Ref = ref_type            # also what the library's action parameters (`r: "Ref"`) range over
-        Obj = obj_type
         Pc = pc_type
         L = Const(0, "informer lag bound in versions (0: the cache is always current)",
                   min=0, max=2)
         F = Const(1, "fault budget: faults and user interventions together", min=0, max=3)
         # the API server (apiserver.py)
-        objects: Map[Ref, Option[Obj]] = Map.fill(None)      # None: NotFound
+        objects: Map[Ref, Option[obj_type]] = Map.fill(None)      # None: NotFound
         # the informer cache (cache.py): per object its state, how far back it may stand
         # (FRESH) or stands (BEHIND), and the views one and two changes back
         cache_st: Map[Ref, CacheSt] = Map.fill(CacheSt.SYNC)
         cache_lag: Map[Ref, Int[0, L]] = Map.fill(0)
-        cache_prev: Map[Ref, Option[Obj]] = Map.fill(None)
-        cache_older: Map[Ref, Option[Obj]] = Map.fill(None)
+        cache_prev: Map[Ref, Option[obj_type]] = Map.fill(None)
+        cache_older: Map[Ref, Option[obj_type]] = Map.fill(None)
         # the operator process (operator.py): volatile memory and the work queue
         pc: Pc = Pc.IDLE
         fresh: Map[Ref, bool] = Map.fill(False)
