@@ -1,0 +1,31 @@
+"""A reusable Kubernetes environment for modelling a controller's crash recovery.
+
+A controller's spec declares its objects and program counter, gets the variables from
+`kubernetes_state`, and mixes in the actors it lives among:
+
+    state.py       the variables, over the controller's Ref (objects), Obj and Pc
+    apiserver.py   create / update / delete with AlreadyExists, 409, finalizers; the GC
+    cache.py       the informer cache with lag L; the `stale` fault
+    operator.py    one worker, a work queue, a reconcile as a sequence of API calls
+    faults.py      crash, failed write, lost response, user deletion; the budget F
+    properties.py  ready-made properties: no orphans, no stuck finalizer, at most one
+                   create, identity kept
+
+The tutorial (docs/tutorial-controller.md) builds `examples/childcontroller.py` on it;
+docs/kubernetes.md maps each piece to the Kubernetes behaviour it follows and to the
+RayJob spec.
+"""
+from .apiserver import ApiServer
+from .cache import InformerCache
+from .faults import Faults
+from .operator import OperatorProcess
+from .properties import ReadyMadeProperties
+from .state import CacheSt, Result, kubernetes_state
+
+
+class Kubernetes(Faults, ReadyMadeProperties):
+    """Every actor of the library in one mixin (after `kubernetes_state(...)` in the bases)."""
+
+
+__all__ = ["ApiServer", "CacheSt", "Faults", "InformerCache", "Kubernetes",
+           "OperatorProcess", "ReadyMadeProperties", "Result", "kubernetes_state"]

@@ -1,0 +1,77 @@
+"""The API server and the garbage collector: what a call does once it reaches etcd.
+
+Each helper returns whether the call succeeded, as the caller sees it when the response
+arrives (faults.py may lose that response). Every applied write is a watch event: the
+informer cache gets a new version (cache.py) and the controller's key is queued again
+(controller-runtime watches the kinds it owns, its own writes included).
+
+* Create by name: `AlreadyExists` (409) if an object of that kind and name exists
+  (API conventions, "Idempotency": https://github.com/kubernetes/community/blob/master/
+  contributors/devel/sig-architecture/api-conventions.md#idempotency).
+* Update with the resourceVersion read: `Conflict` (409) if the object was written since,
+  `NotFound` if it is gone (API conventions, "Concurrency Control and Consistency").
+* Patch without a resourceVersion: applied to the stored version, never a 409.
+* Delete: an object with finalizers only gets a deletionTimestamp; it is removed when an
+  update removes the last finalizer ("Finalizers",
+  https://kubernetes.io/docs/concepts/overview/working-with-objects/finalizers/).
+* Garbage collection: an object whose owner is gone is deleted in the background
+  ("Garbage Collection", owner references and background cascading deletion,
+  https://kubernetes.io/docs/concepts/architecture/garbage-collection/). Weakly fair.
+"""
+from checker import action, require
+
+from .cache import InformerCache
+
+
+class ApiServer(InformerCache):
+    def _write(s, r, obj, own: bool = False):
+        """Store `obj` (None: remove) under `r`. A write by anyone but the operator moves
+        the resourceVersion past the operator's copy; its own write's response carries
+        the new one."""
+        s._cache_keeps(r)
+        s.objects[r] = obj
+        s.fresh[r] = own
+        s.queued = True
+
+    def _create(s, r, obj) -> bool:
+        """POST: False is AlreadyExists."""
+        if s.objects[r] is not None:
+            return False
+        s._write(r, obj, own=True)
+        s.creates[r] = min(s.creates[r] + 1, 2)
+        return True
+
+    def _update(s, r, obj) -> bool:
+        """PUT with the resourceVersion the operator holds: False is 409 Conflict or
+        NotFound. Removing the last finalizer of a deleted object removes it."""
+        if s.objects[r] is None or not s.fresh[r]:
+            return False
+        s._write(r, None if obj.deleting and not obj.finalizer else obj, own=True)
+        return True
+
+    def _patch(s, r, **fields) -> bool:
+        """A merge PATCH without a resourceVersion precondition: it applies to whatever
+        version is stored (no 409); False is NotFound."""
+        if s.objects[r] is None:
+            return False
+        s._write(r, s.objects[r]._replace(**fields), own=True)
+        return True
+
+    def _delete(s, r) -> bool:
+        """DELETE (background propagation): False is NotFound."""
+        obj = s.objects[r]
+        if obj is None:
+            return False
+        if not obj.deleting:
+            s._write(r, obj._replace(deleting=True) if obj.finalizer else None)
+        return True
+
+    def _orphaned(s, r) -> bool:
+        obj = s.objects[r]
+        return obj is not None and obj.owner is not None and s.objects[obj.owner] is None
+
+    @action(group="gc", fair="weak")
+    def garbage_collect(s, r: "Ref"):
+        """The garbage collector deletes an object whose owner is gone (background)."""
+        require(s._orphaned(r) and not s.objects[r].deleting)
+        s._delete(r)

@@ -1,0 +1,63 @@
+"""Faults of the operator's environment, each spending one unit of the budget F.
+
+A counterexample found with budget F needs at most F faults; faults are never fair
+(they happen finitely often). The groups, switched on in a model's `[groups]`:
+
+* `crash`: the operator process dies between two API calls and is restarted (its
+  Deployment); memory is lost, the informer cache is refilled by a LIST, and every key is
+  queued again (controller-runtime's initial List enqueues every object).
+* `write_fail`: the pending write is not applied; the client returns an error and the
+  reconcile returns it (rate-limited requeue).
+* `write_lost`: the pending write is applied, but its response is lost (a timeout): the
+  operator sees an error and returns, the rest of its computation never happens
+  (client-go surfaces a timeout, the write may have happened:
+  https://kubernetes.io/docs/reference/using-api/api-concepts/#resource-versions).
+* `stale` (cache.py): the informer cache withholds the newest versions of an object.
+* `user_delete`: a user deletes one of the objects in `USER_DELETES` (`kubectl delete`).
+"""
+from checker import fault, initial, require
+
+from .apiserver import ApiServer
+from .operator import OperatorProcess
+from .state import Result
+
+
+class Faults(ApiServer, OperatorProcess):
+    USER_DELETES = ()           # the objects a user may delete (members of its Ref)
+
+    @initial
+    def init(s):
+        """The fault budget is full."""
+        s.budget = s.F
+
+    @fault(group="crash")
+    def crash(s):
+        """The operator dies between two calls and restarts with a fresh cache."""
+        require(s.budget > 0 and s.pc is not s.Pc.IDLE)
+        s.budget -= 1
+        s._forget()
+        s._resync()
+        s.queued = True
+
+    @fault(group="write_fail")
+    def write_fails(s):
+        """The pending write is not applied; the reconcile returns the error."""
+        require(s.budget > 0 and s.pc in s.WRITES)
+        s.budget -= 1
+        s._end(Result.ERROR)
+
+    @fault(group="write_lost")
+    def write_lost(s):
+        """The pending write is applied, its response lost; the reconcile returns an error."""
+        require(s.budget > 0 and s.pc in s.WRITES)
+        require(s._call())                    # applied (a 409 or AlreadyExists: no change)
+        s.budget -= 1
+        s._end(Result.ERROR)
+
+    @fault(group="user_delete")
+    def user_delete(s, r: "Ref"):
+        """`kubectl delete`: a deletionTimestamp while a finalizer is there, else gone."""
+        require(s.budget > 0 and r in s.USER_DELETES and s.objects[r] is not None
+                and not s.objects[r].deleting)
+        s.budget -= 1
+        s._delete(r)

@@ -1,0 +1,67 @@
+"""The operator process: one worker taking keys from a work queue, a reconcile as a
+sequence of API calls, memory that a crash clears.
+
+controller-runtime runs `MaxConcurrentReconciles` workers (default 1) over a work queue
+that holds each key at most once; an event on a watched object queues the key (again,
+if a reconcile is under way: the queue re-adds a key marked dirty while it was being
+processed); a reconcile that returns an error or `RequeueAfter` queues it again
+(https://pkg.go.dev/sigs.k8s.io/controller-runtime/pkg/reconcile,
+https://pkg.go.dev/k8s.io/client-go/util/workqueue). Back-off delays only when, not
+whether, the key comes back, and this library has no clock: a requeue is a queued key.
+
+A controller writes its reconcile in the program-counter style: `_reconcile` reads from
+the cache and sets `pc` to its first API call (or ends); `_call` performs the call at
+`pc` and says whether it succeeded; `_after(ok)` is the local computation up to the next
+call (or the end). So every call is a crash point, and a fault can strike between the
+call reaching the API server and its response reaching the operator (faults.py). The
+controller also lists its write calls in `WRITES` and clears its own memory variables
+in `_forget_memory`.
+
+Fairness: a queued key is reconciled (weakly fair), and a started reconcile runs to its
+return (each call weakly fair); a crash in between is a fault.
+"""
+from checker import Spec, action, require
+
+from .state import Result
+
+
+class OperatorProcess(Spec):
+    WRITES = ()                 # the controller's write calls (members of its Pc)
+
+    def _reconcile(s):
+        raise NotImplementedError("a controller defines _reconcile")
+
+    def _call(s) -> bool:
+        raise NotImplementedError("a controller defines _call")
+
+    def _after(s, ok: bool):
+        raise NotImplementedError("a controller defines _after")
+
+    def _forget_memory(s):
+        """The controller's own memory variables back to their defaults (none here)."""
+
+    @action(group="reconcile", fair="weak", calls="informer cache")
+    def op_start(s):
+        """The worker takes the key from the queue and reconciles it."""
+        require(s.pc is s.Pc.IDLE and s.queued)
+        s.queued = False
+        s._reconcile()
+
+    @action(group="reconcile", fair="weak", calls="API server")
+    def op_call(s):
+        """The reconcile's next API call, and what the operator computes from its answer."""
+        require(s.pc is not s.Pc.IDLE)
+        s._after(s._call())
+
+    def _forget(s):
+        """Operator memory is volatile: cleared when a reconcile ends or the process dies."""
+        s.pc = s.Pc.IDLE
+        for r in s.Ref:
+            s.fresh[r] = False
+        s._forget_memory()
+
+    def _end(s, result: Result):
+        """The reconcile returns `result`; an error or a requeue queues the key again."""
+        s._forget()
+        if result is not Result.DONE:
+            s.queued = True
