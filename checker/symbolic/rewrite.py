@@ -14,7 +14,8 @@ and an error naming the line otherwise. A `match` on a symbolic subject is an er
 symbolic values become one term, `And(a, b)` and so on, rather than one path per
 operand: the right operand is evaluated only for the states where Python would
 evaluate it (`Explorer.guarded`). Without this, `all(x is None or ... for x in q)` over a
-few fields multiplies paths into the tens of thousands.
+few fields multiplies paths into the tens of thousands. `all(P for x in S)` over a
+symbolic set is one conjunct per element S may hold, rather than a path per member.
 """
 from __future__ import annotations
 
@@ -146,6 +147,37 @@ def _fold(iterable, combine, guard_of):
         terms.append(term)
 
 
+def _sym_all_in(collection, body):
+    """`all(body(x) for x in collection)`: over a symbolic set, one term with a conjunct
+    per element of its universe (`x` concrete in each), not a fork per member."""
+    if not hasattr(collection, "members"):
+        return _sym_all(body(x) for x in collection)
+    return _quantified(collection, body, z3.And, lambda terms: z3.And(terms))
+
+
+def _sym_any_in(collection, body):
+    """`any(body(x) for x in collection)`, as `_sym_all_in`."""
+    if not hasattr(collection, "members"):
+        return _sym_any(body(x) for x in collection)
+    return _quantified(collection, body, z3.Or, lambda terms: z3.Not(z3.Or(terms)))
+
+
+def _quantified(members, body, combine, undecided_by):
+    """Each element's term, evaluated only where it is a member and the elements before
+    it did not decide (as Python's all / any stop), counting for members only."""
+    terms = []
+    for x, member in members.members():
+        if z3.is_false(z3.simplify(member)):
+            continue
+        value = explorer().guarded(z3.And(member, undecided_by(terms)), lambda: body(x))
+        if value is DEAD:
+            continue                    # the path goes on where x is no member, or decided
+        term = bool_term(value)
+        term = z3.BoolVal(bool(value)) if term is None else term
+        terms.append(z3.And(member, term) if combine is z3.Or else z3.Implies(member, term))
+    return SBool(combine(terms)) if terms else combine is z3.And
+
+
 def _sym_extreme(pick, builtin):
     def extreme(*args, **kw):
         values = list(args[0]) if len(args) == 1 else list(args)
@@ -165,9 +197,25 @@ _HELPERS = dict(_sym_is=_sym_is, _sym_is_not=_sym_is_not, _sym_match=_sym_match,
                 _sym_in=_sym_in, _sym_not_in=_sym_not_in, _sym_len=_sym_len,
                 _sym_count=_sym_count,
                 _sym_and=_sym_and, _sym_or=_sym_or, _sym_not=_sym_not, _sym_all=_sym_all,
-                _sym_any=_sym_any, _sym_min=_sym_min, _sym_max=_sym_max)
+                _sym_any=_sym_any, _sym_min=_sym_min, _sym_max=_sym_max,
+                _sym_all_in=_sym_all_in, _sym_any_in=_sym_any_in)
 _BUILTINS = {"all": "_sym_all", "any": "_sym_any", "min": "_sym_min", "max": "_sym_max",
              "len": "_sym_len"}
+
+
+def _quantifier(node: ast.Call) -> ast.Call | None:
+    """`all(P for x in S)` / `any(...)` with one `for` over a name and no `if`, as
+    `_sym_all_in(S, lambda x: P)`: TLA+'s `\\A x \\in S : P`."""
+    if not (isinstance(node.func, ast.Name) and node.func.id in ("all", "any") and
+            len(node.args) == 1 and not node.keywords and isinstance(node.args[0], ast.GeneratorExp)):
+        return None
+    generator = node.args[0]
+    [loop, *more] = generator.generators
+    if more or loop.ifs or loop.is_async or not isinstance(loop.target, ast.Name):
+        return None
+    body = ast.Lambda(ast.arguments([], [ast.arg(loop.target.id)], None, [], [], None, []),
+                      generator.elt)
+    return ast.Call(ast.Name(f"_sym_{node.func.id}_in", ast.Load()), [loop.iter, body], [])
 
 
 def _thunk(node):
@@ -212,6 +260,9 @@ class _Rewrite(ast.NodeTransformer):
 
     def visit_Call(self, node):
         self.generic_visit(node)
+        quantifier = _quantifier(node)
+        if quantifier is not None:
+            return ast.copy_location(quantifier, node)
         if isinstance(node.func, ast.Name) and node.func.id in _BUILTINS:
             node.func = ast.copy_location(ast.Name(_BUILTINS[node.func.id], ast.Load()), node.func)
         elif isinstance(node.func, ast.Attribute) and node.func.attr == "count" and \
