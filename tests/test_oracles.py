@@ -54,6 +54,7 @@ class Row:
     initial: int = 1                         # initial states (the JSON says so in notes)
     aliases: dict[str, str] = dataclasses.field(default_factory=dict)  # TLA+ -> property
     omitted: tuple[str, ...] = ()            # invariants of the cfg the port leaves out
+    repeated: int = 0                        # steps TLC generates twice (below)
 
     def property_name(self, tla_name: str) -> str:
         """Our name of a TLA+ invariant: its snake_case unless the port says otherwise."""
@@ -101,11 +102,18 @@ OWN_RUNS = [
         Oracle(513, 11, 4238, ("TypeOK", "Safe"), True,
                properties=("Quiescence", "QuiescenceAsAction", "Live")),
         initial=9, omitted=("TypeOK",), aliases={"QuiescenceAsAction": "quiescence"}),
+    # MissionariesAndCannibals.cfg; the whole space with its Solution left out. TLC's state
+    # graph (-dump dot) holds 30 steps twice, the same move from the same state (with 828
+    # subsets tried, as here): its 283 generated are our 253 and those 30.
+    Row("MissionariesAndCannibals", "missionariesandcannibals",
+        Oracle(64, 13, 283, ("TypeOK", "Solution"), True, {"Solution": 11}),
+        omitted=("TypeOK",), repeated=30),
 ]
 ROWS += OWN_RUNS
 SLOW = {"LamportMutex"}                      # ~10^6 states generated: a minute or more
 BULK_SLOW = {"Hanoi"}                         # its relation takes ~15 s to read
-NO_BULK = {"DiningPhilosophers", *(row.name for row in OWN_RUNS)}   # liveness: left to the interpreter
+NO_BULK = {"DiningPhilosophers", *(row.name for row in OWN_RUNS if row.oracle.properties)}
+"""Liveness (and temporal properties): left to the interpreter."""
 
 
 def oracle_from_json(entry: dict) -> Oracle:
@@ -169,7 +177,7 @@ def test_port_matches_tlc(row, engine, reference):
     stats = result.stats
     assert stats.complete
     assert (stats.initial_states, stats.distinct_states, stats.depth, stats.generated) == \
-        (row.initial, oracle.distinct, oracle.depth, oracle.generated)
+        (row.initial, oracle.distinct, oracle.depth, oracle.generated - row.repeated)
 
 
 # ------------------------------------------------------------ TLC with SYMMETRY

@@ -19,6 +19,7 @@ from checker.options import CheckOptions
 from checker.symbolic.bmc import BMC
 from checker.symbolic.pdr import PDR
 from checker.symbolic.relation import Relation
+from examples.missionariesandcannibals import MissionariesAndCannibals, Person
 from test_symbolic import _successors
 from test_tla_constructs import _states
 
@@ -256,3 +257,24 @@ def test_a_constant_default_outside_its_domain_is_an_error_at_its_line():
             members = Const(frozenset({3}), domain=Set[Int[0, 1]])
     assert e.value.where.endswith(str(test_a_constant_default_outside_its_domain_is_an_error_at_its_line
                                       .__code__.co_firstlineno + 4))
+
+
+# ---------------------------------------------------------------- a port: SUBSET and set constants
+
+class OneSeatBoat(MissionariesAndCannibals):
+    """Mutant: the boat carries one person, who must row back: the east bank never empties."""
+
+    @action
+    def move(s, S: Set[Person]):
+        require(len(S) == 1)
+        MissionariesAndCannibals.move(s, S)
+
+
+def test_missionaries_and_cannibals_solved_by_bfs_and_bmc_alike_and_not_with_one_seat():
+    m = Machine(MissionariesAndCannibals)
+    bfs = _verdicts(ExplicitEngine, m)["solution"]
+    bmc = _verdicts(BMC, m, max_depth=11)["solution"]
+    assert bfs.verdict.value == bmc.verdict.value == "violated"
+    assert len(bfs.trace.steps) - 1 == len(bmc.trace.steps) - 1 == 11
+    assert replay(m, bmc.trace).ok
+    assert _verdicts(ExplicitEngine, Machine(OneSeatBoat))["solution"].verdict.value == "holds"
