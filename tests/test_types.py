@@ -7,8 +7,8 @@ from typing import NamedTuple
 
 import pytest
 
-from checker import (Const, Int, Map, Option, Seq, Set, Spec, action, append, head, invariant,
-                     require, sub_seq, tail)
+from checker import (Const, Int, Map, Option, Seq, Set, Spec, action, append, choose, head,
+                     invariant, require, sub_seq, tail)
 from checker.errors import DomainError, ModelError, SpecError
 from checker.explicit.explorer import ExplicitEngine
 from checker.explicit.machine import Machine
@@ -147,6 +147,23 @@ def test_a_subset_parameter_is_a_binding_of_the_relation():
     proposes = {s.binding.label for s in rel.steps if s.binding.name == "propose"}
     assert proposes == {"propose(owner=a, votes={a})", "propose(owner=a, votes={a, b})",
                         "propose(owner=b, votes={b})", "propose(owner=b, votes={a, b})"}
+
+
+class Picking(Spec):
+    picked: Set[Node] = frozenset()
+
+    @action
+    def pick(s):
+        s.picked = choose(Set[Node])         # \E S \in SUBSET Node : picked' = S
+
+
+def test_choose_from_a_set_domain_takes_each_subset_on_both_engines():
+    m = Machine(Picking)
+    [init] = m.initial_states()
+    successors = {st for _, _, st in m.successors(init)}
+    assert {m.plain(st)["picked"] for st in successors} == \
+        {frozenset(), frozenset({Node.A}), frozenset({Node.B}), frozenset(Node)}
+    assert _successors(Relation(m), init) == successors
 
 
 class Overflowing(Spec):
