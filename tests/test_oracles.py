@@ -108,6 +108,10 @@ OWN_RUNS = [
     Row("MissionariesAndCannibals", "missionariesandcannibals",
         Oracle(64, 13, 283, ("TypeOK", "Solution"), True, {"Solution": 11}),
         omitted=("TypeOK",), repeated=30),
+    # MCMajority.cfg (Value = {A, B, C}, bound = 5; its CHECK_DEADLOCK FALSE given as
+    # -deadlock, which this TLC reads instead)
+    Row("Majority", "majority", Oracle(2733, 6, 3459, ("TypeOK", "Correct", "Inv"), False),
+        initial=1092, omitted=("TypeOK",)),
 ]
 ROWS += OWN_RUNS
 SLOW = {"LamportMutex"}                      # ~10^6 states generated: a minute or more

@@ -19,6 +19,7 @@ from checker.options import CheckOptions
 from checker.symbolic.bmc import BMC
 from checker.symbolic.pdr import PDR
 from checker.symbolic.relation import Relation
+from examples.majority import Majority
 from examples.missionariesandcannibals import MissionariesAndCannibals, Person
 from test_symbolic import _successors
 from test_tla_constructs import _states
@@ -295,3 +296,28 @@ def test_missionaries_and_cannibals_solved_by_bfs_and_bmc_alike_and_not_with_one
     assert len(bfs.trace.steps) - 1 == len(bmc.trace.steps) - 1 == 11
     assert replay(m, bmc.trace).ok
     assert _verdicts(ExplicitEngine, Machine(OneSeatBoat))["solution"].verdict.value == "holds"
+
+
+class NeverAgainst(Majority):
+    """Mutant: a value unlike the candidate is not counted against it."""
+
+    @action
+    def next(s):
+        require(s.i <= len(s.seq))
+        if s.cnt == 0:
+            s.cand = s.seq[s.i - 1]
+            s.cnt = 1
+        elif s.cand == s.seq[s.i - 1]:
+            s.cnt += 1
+        s.i += 1
+
+
+def test_majority_on_sequences_proved_by_pdr_and_its_mutant_refuted_by_bfs_and_bmc_alike():
+    """<<A, B, B>>: the mutant keeps A, though B is the majority."""
+    assert _verdicts(PDR, Machine(Majority, {"bound": 3}))["correct"].verdict.value == "holds"
+    m = Machine(NeverAgainst, {"bound": 3})
+    bfs = _verdicts(ExplicitEngine, m)["correct"]
+    bmc = _verdicts(BMC, m, max_depth=3)["correct"]
+    assert bfs.verdict.value == bmc.verdict.value == "violated"
+    assert len(bfs.trace.steps) - 1 == len(bmc.trace.steps) - 1 == 3
+    assert replay(m, bmc.trace).ok

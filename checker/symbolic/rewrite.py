@@ -87,7 +87,7 @@ def _sym_len(x):
 def _sym_count(sequence, x):
     """`q.count(x)` of a tuple or list as one term."""
     if isinstance(sequence, (tuple, list)) and (is_symbolic(x) or any(map(is_symbolic, sequence))):
-        return SInt(z3.Sum([z3.If(eq(item, x), 1, 0) for item in sequence]))
+        return SInt(z3.Sum(z3.IntVal(0), *(z3.If(eq(item, x), 1, 0) for item in sequence)))
     return sequence.count(x)
 
 

@@ -58,8 +58,8 @@ class SSeq:
     def __radd__(self, other): return other + self.elements()
 
     def count(self, x):
-        return SInt(z3.Sum([z3.If(z3.And(i < self.length, eq(x, slot)), 1, 0)
-                            for i, slot in enumerate(self.slots)]))
+        return SInt(z3.Sum(z3.IntVal(0), *(z3.If(z3.And(i < self.length, eq(x, slot)), 1, 0)
+                                           for i, slot in enumerate(self.slots))))
 
     def index(self, x): return self.elements().index(x)
 
