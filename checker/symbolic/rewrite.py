@@ -15,7 +15,8 @@ symbolic values become one term, `And(a, b)` and so on, rather than one path per
 operand: the right operand is evaluated only for the states where Python would
 evaluate it (`Explorer.guarded`). Without this, `all(x is None or ... for x in q)` over a
 few fields multiplies paths into the tens of thousands. `all(P for x in S)` over a
-symbolic set is one conjunct per element S may hold, rather than a path per member.
+symbolic set or sequence is one conjunct per element S may hold, rather than a path per
+member or per length.
 """
 from __future__ import annotations
 
@@ -28,7 +29,9 @@ from pathlib import Path
 import z3
 
 from ..lang.recompile import recompile, source_def
+from .containers import SSet
 from .paths import DEAD, SymbolicError, explorer
+from .sequences import SSeq
 from .terms import SBool, SEnum, SInt, SOption, bool_term, eq, int_term, is_symbolic
 
 _SKIP = (Path(__file__).resolve().parent.parent, Path(sysconfig.get_paths()["purelib"]).resolve(),
@@ -148,25 +151,25 @@ def _fold(iterable, combine, guard_of):
 
 
 def _sym_all_in(collection, body):
-    """`all(body(x) for x in collection)`: over a symbolic set, one term with a conjunct
-    per element of its universe (`x` concrete in each), not a fork per member."""
-    if not hasattr(collection, "members"):
+    """`all(body(x) for x in collection)`: over a symbolic set or sequence, one term with
+    a conjunct per element it may hold, not a fork per member or per length."""
+    if not isinstance(collection, (SSet, SSeq)):
         return _sym_all(body(x) for x in collection)
     return _quantified(collection, body, z3.And, lambda terms: z3.And(terms))
 
 
 def _sym_any_in(collection, body):
     """`any(body(x) for x in collection)`, as `_sym_all_in`."""
-    if not hasattr(collection, "members"):
+    if not isinstance(collection, (SSet, SSeq)):
         return _sym_any(body(x) for x in collection)
     return _quantified(collection, body, z3.Or, lambda terms: z3.Not(z3.Or(terms)))
 
 
-def _quantified(members, body, combine, undecided_by):
+def _quantified(collection, body, combine, undecided_by):
     """Each element's term, evaluated only where it is a member and the elements before
     it did not decide (as Python's all / any stop), counting for members only."""
     terms = []
-    for x, member in members.members():
+    for x, member in collection.members():
         if z3.is_false(z3.simplify(member)):
             continue
         value = explorer().guarded(z3.And(member, undecided_by(terms)), lambda: body(x))
@@ -204,18 +207,20 @@ _BUILTINS = {"all": "_sym_all", "any": "_sym_any", "min": "_sym_min", "max": "_s
 
 
 def _quantifier(node: ast.Call) -> ast.Call | None:
-    """`all(P for x in S)` / `any(...)` with one `for` over a name and no `if`, as
-    `_sym_all_in(S, lambda x: P)`: TLA+'s `\\A x \\in S : P`."""
+    """`all(P for x in S)` / `any(...)` whose `for`s are over names, with no `if`, as
+    `_sym_all_in(S, lambda x: P)` (nested, one per `for`): TLA+'s `\\A x \\in S : P`."""
     if not (isinstance(node.func, ast.Name) and node.func.id in ("all", "any") and
             len(node.args) == 1 and not node.keywords and isinstance(node.args[0], ast.GeneratorExp)):
         return None
     generator = node.args[0]
-    [loop, *more] = generator.generators
-    if more or loop.ifs or loop.is_async or not isinstance(loop.target, ast.Name):
+    if any(loop.ifs or loop.is_async or not isinstance(loop.target, ast.Name)
+           for loop in generator.generators):
         return None
-    body = ast.Lambda(ast.arguments([], [ast.arg(loop.target.id)], None, [], [], None, []),
-                      generator.elt)
-    return ast.Call(ast.Name(f"_sym_{node.func.id}_in", ast.Load()), [loop.iter, body], [])
+    body = generator.elt
+    for loop in reversed(generator.generators):
+        body = ast.Call(ast.Name(f"_sym_{node.func.id}_in", ast.Load()), [loop.iter, ast.Lambda(
+            ast.arguments([], [ast.arg(loop.target.id)], None, [], [], None, []), body)], [])
+    return body
 
 
 def _thunk(node):

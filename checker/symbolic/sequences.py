@@ -24,6 +24,10 @@ class SSeq:
         helper's paths, merged, share this object but not their decisions)."""
         return SeqValue(self.slots[:SInt(self.length).concrete()], self.capacity)
 
+    def members(self) -> list[tuple[object, z3.BoolRef]]:
+        """(slot, whether the sequence reaches it) for each slot: `all` / `any` over it."""
+        return [(slot, i < self.length) for i, slot in enumerate(self.slots)]
+
     def size(self) -> SInt:
         return SInt(self.length)
 
