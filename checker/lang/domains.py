@@ -56,8 +56,9 @@ class Const(Expr):
     """A model constant: `backoff_limit = Const(1)`; a model file may override it.
 
     One of a container or record type names its domain, so a model file's value can be
-    read and checked: `nodes = Const(frozenset({Node.a}), domain=Set[Node])`. Inside actions, `s.backoff_limit` is its value; inside domain expressions in the
-    class body it stands for that value until the model is bound.
+    read and checked: `nodes = Const(frozenset({Node.a}), domain=Set[Node])`. Inside
+    actions, `s.backoff_limit` is its value; inside domain expressions in the class body
+    it stands for that value until the model is bound.
     """
 
     def __init__(self, default, doc: str = "", *, min: int | None = None, max: int | None = None,
@@ -304,7 +305,7 @@ class OptionDomain(Domain):
         self.lazy = inner.lazy
         self.inner = inner if self.lazy else as_scalar(inner, f"Option[{inner}]")
         if not self.lazy:
-            self.values = [None] + list(inner.values)
+            self.values = [None] + list(self.inner.values)
             self.size = len(self.values)
 
     def resolve(self, env):
