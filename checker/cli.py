@@ -147,17 +147,39 @@ def _not_nan(ctx, param, value):
                    "ray://head:10001 or auto) or, with no ADDRESS, on a local one started "
                    "here; --workers then defaults to the cluster's CPUs. Needs "
                    "pip install -e '.[ray]'.")
+@click.option("--simulate", is_flag=True,
+              help="Random walks instead of the whole search (the simulate engine): finds "
+                   "violations in models too large to exhaust, proves nothing.")
+@click.option("--walks", type=click.IntRange(min=1),
+              help="Simulation: how many walks (default 1,000; with --max-seconds and no --walks, "
+                   "as many as the time allows).")
+@click.option("--depth", type=click.IntRange(min=1),
+              help="Stop the search at this depth; a simulation's walks take at most this "
+                   "many steps (default 100).")
+@click.option("--seed", type=int, help="Simulation: the seed of the walks (default 0); the same "
+                                       "seed gives the same walks and traces.")
+@click.option("--traces-per-property", "per_property", type=click.IntRange(min=1),
+              help="Up to K traces for each property that has one, ending in K different "
+                   "states, shortest first (default 1).")
 @click.option("--no-symmetry", is_flag=True,
               help="Store every state, not one per orbit of the model's [check] symmetry.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress lines on stderr.")
 @click.option("-v", "--verbose", is_flag=True,
               help="Every verdict as a table, the statistics, each warning on its own line.")
 def check(model, consts, json_path, trace_dir, max_states, max_seconds, deadlock, properties,
-          engine, store, workers, ray_address, no_symmetry, quiet, verbose):
+          engine, store, workers, ray_address, simulate, walks, depth, seed, per_property,
+          no_symmetry, quiet, verbose):
     """Explore every interleaving of MODEL and give each property a verdict."""
     out, err = console(), console(stderr=True)
     check_writable(json_path, trace_dir)
+    if simulate and engine not in (None, "simulate"):
+        raise click.UsageError(f"--simulate runs the simulate engine, not --engine {engine}")
     m = load_model(model, consts)
+    if simulate:
+        m.engine = "simulate"
+    simulation_flags(m, walks, depth, seed, per_property)
+    if m.engine == "simulate" and max_seconds and not walks:
+        m.options.walks = None                  # walk until the time is up
     if max_states:
         m.options.max_states = max_states
     if max_seconds:
@@ -188,6 +210,23 @@ def check(model, consts, json_path, trace_dir, max_states, max_seconds, deadlock
     if result.interrupted:
         sys.exit(3)
     sys.exit(result.exit_code)
+
+
+def simulation_flags(m, walks, depth, seed, per_property):
+    """Set the walks, depth, seed and traces per property asked for; walks and a seed
+    only for a simulation."""
+    given = [flag for flag, value in (("--walks", walks), ("--seed", seed)) if value is not None]
+    if given and m.engine != "simulate":
+        raise click.UsageError(f"{' and '.join(given)} only for a simulation (--simulate), "
+                               f"not the {m.engine} engine")
+    if walks:
+        m.options.walks = walks
+    if seed is not None:
+        m.options.seed = seed
+    if depth:
+        m.options.max_depth = depth
+    if per_property:
+        m.options.traces_per_property = per_property
 
 
 @main.command()

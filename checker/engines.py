@@ -8,8 +8,10 @@ from __future__ import annotations
 from typing import Callable
 
 from .explicit.explorer import ExplicitEngine
+from .errors import CheckerError
 from .options import CheckOptions
 from .explicit.machine import Machine
+from .explicit.simulate import Simulator
 from .results import RunResult, Stats
 
 Progress = Callable[[Stats | str], None]      # statistics, or a message
@@ -34,11 +36,13 @@ def _explicit(machine, options, progress=None):
 
 
 EXPLICIT = ("explicit", "bulk", "interpreter")     # explicit-state: they count states
+CONCRETE = (*EXPLICIT, "simulate")                  # they run on concrete states
 
 ENGINES: dict[str, Callable[..., object]] = {
     "explicit": _explicit,                      # breadth-first: the bulk engine or the interpreter
     "bulk": _lazy("checker.bulk.engine", "BulkEngine"),  # ... forced: levels as numpy arrays
     "interpreter": ExplicitEngine,              # ... forced: one state at a time
+    "simulate": Simulator,                      # random walks: violations, never a proof
     "bmc": _lazy("checker.symbolic.bmc", "BMC"),             # bounded model checking: counterexamples
     "kind": _lazy("checker.symbolic.kind", "KInduction"),    # k-induction: proofs
     "pdr": _lazy("checker.symbolic.pdr", "PDR"),             # Z3 Spacer: proofs with an invariant
@@ -48,4 +52,8 @@ ENGINES: dict[str, Callable[..., object]] = {
 def run_engine(name: str, machine: Machine, options: CheckOptions, model_name: str = "",
                progress: Progress | None = None) -> RunResult:
     """Check `machine` with the engine called `name`."""
+    if options.traces_per_property > 1 and name not in CONCRETE:
+        raise CheckerError(f"the {name} engine gives one trace per property: more than one "
+                           f"(traces_per_property = {options.traces_per_property}) needs the "
+                           f"explicit engine or a simulation")
     return ENGINES[name](machine, options, progress).check(model_name)

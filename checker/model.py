@@ -14,7 +14,7 @@ from typing import Any
 
 from .lang.dsl import Spec
 from .errors import SPEC_FAILURES, ModelError, SpecError, user_frame
-from .engines import ENGINES, EXPLICIT
+from .engines import CONCRETE, ENGINES, EXPLICIT
 from .options import CheckOptions
 from .files import read_text, read_toml
 from .explicit.machine import Machine
@@ -27,7 +27,8 @@ from .explicit.symmetry import NotSymmetric, liveness_refused, symmetry_of
 _TOP = {"spec": str, "description": str, "constants": dict, "symbolic": dict, "groups": dict,
         "fairness": dict, "check": dict, "expect": dict}
 _CHECK = {"engine": str, "properties": list, "deadlock": bool, "max_states": int,
-          "max_seconds": (int, float), "max_depth": int, "store": str, "symmetry": list}
+          "max_seconds": (int, float), "max_depth": int, "store": str, "symmetry": list,
+          "traces_per_property": int, "walks": int, "seed": int}
 
 
 @dataclasses.dataclass
@@ -92,8 +93,8 @@ class Model:
     def _check_symbolic(self):
         """Symbolic constants are for the symbolic engines."""
         for name in self.symbolic:
-            if self.engine in EXPLICIT:
-                raise ModelError(f"constant {name} is symbolic: the explicit engine needs a "
+            if self.engine in CONCRETE:
+                raise ModelError(f"constant {name} is symbolic: the {self.engine} engine needs a "
                                  f"concrete value (set it in [constants] or with -D {name}=VALUE), "
                                  f"or check with --engine bmc, kind or pdr",
                                  self.where("symbolic", name))
@@ -147,7 +148,7 @@ def load_model(path: str | Path, overrides: dict[str, Any] | None = None) -> Mod
     if not all(isinstance(name, str) for name in symmetry):
         raise ModelError("symmetry must be a list of names (an Enum, a tuple of its members, an "
                          "Int[lo, hi] of the spec)", where("check", "symmetry"))
-    for key in ("max_states", "max_seconds", "max_depth"):
+    for key in ("max_states", "max_seconds", "max_depth", "traces_per_property", "walks"):
         if key in check and not check[key] > 0:                  # nan is not a limit either
             raise ModelError(f"{key} must be positive, got {check[key]}", where("check", key))
     expect = {}
@@ -163,7 +164,9 @@ def load_model(path: str | Path, overrides: dict[str, Any] | None = None) -> Mod
     options = CheckOptions(properties=props, deadlock=check.get("deadlock", False),
                            max_states=check.get("max_states"),
                            max_seconds=check.get("max_seconds"),
-                           max_depth=check.get("max_depth"), store=store, symmetry=symmetry)
+                           max_depth=check.get("max_depth"), store=store, symmetry=symmetry,
+                           traces_per_property=check.get("traces_per_property", 1),
+                           walks=check.get("walks", 1000), seed=check.get("seed", 0))
     spec_cls = import_spec(data["spec"], path, where(None, "spec"))
     symbolic = {k: v for k, v in data.get("symbolic", {}).items() if k not in (overrides or {})}
     return Model(path, text, spec_cls, data.get("description", ""), constants, groups,

@@ -17,3 +17,6 @@ class CheckOptions:
     workers: int = 1                            # processes for the explicit search's large levels
     ray: str | None = None                      # run them as Ray actors: "local" or an address
     symmetry: list[str] = dataclasses.field(default_factory=list)   # sets of interchangeable values
+    traces_per_property: int = 1                # counterexamples per violated safety property
+    walks: int | None = 1000                    # simulation: walks (None: until max_seconds)
+    seed: int = 0                               # simulation: the walks' random numbers

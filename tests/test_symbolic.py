@@ -399,6 +399,41 @@ def test_houdini_proves_invariants_inductive_only_together_and_takes_unchosen_on
         [("violated", 9), ("violated", 8)]
 
 
+class Valve(Spec):
+    """`level` rises only through an open valve, and only maintenance opens it. Without
+    maintenance (a constant) `dry` holds, but alone it is not inductive: from a state with
+    the valve open it breaks. No step writes `open` then, so its initial value is a value
+    range by construction, and Houdini proves `dry` with it."""
+    maintenance = Const(False, "the valve may be opened")
+    open: bool = False
+    level: Int[0, 3] = 0
+
+    @action
+    def open_valve(s):
+        require(s.maintenance)
+        s.open = True
+
+    @action
+    def flow(s):
+        require(s.open and s.level < 3)
+        s.level += 1
+
+    @invariant
+    def dry(s):
+        return s.level == 0
+
+
+def test_houdini_takes_the_values_no_step_can_change_as_lemmas():
+    said = []
+    result = PDR(Machine(Valve), CheckOptions(), progress=said.append).check()
+    assert result.properties[0].verdict.value == "holds"
+    assert said[-1] == "pdr: 1 of 1 parts inductive together with 0 of 0 lemmas and 1 value " \
+                       "ranges (Houdini)"
+    assert certify(result.properties[0].certificate, Machine(Valve)) == []
+    opened = check(PDR, Machine(Valve, constants={"maintenance": True}))["dry"]
+    assert opened.verdict.value == "violated" and len(opened.trace.steps) - 1 == 2
+
+
 class FewRetries(Retries):
     @invariant
     def at_most_one_retry(s):

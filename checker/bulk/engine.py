@@ -66,6 +66,8 @@ class BulkEngine:
             raise Unsupported("a state limit stops the search within a level")
         if self.search.step_invariants or machine.action_constraints:
             raise Unsupported("step properties and action constraints read each step's two states")
+        if options.traces_per_property > 1:
+            raise Unsupported("more than one trace per property: the search goes on past the first")
         if options.symmetry:
             raise Unsupported("symmetry reduction canonicalises each state, not whole levels")
         self.layout = Layout([shape_of(v.domain, machine.env) for v in machine.variables])
@@ -124,8 +126,9 @@ class BulkEngine:
         self.levels: list[np.ndarray] = []        # each level's states, in discovery order
         self.parents: list[np.ndarray] = []       # each state's parent: its index one level up
         self.deadlock_at, stopped = None, None
-        codes = m.initial_states()
-        stats.initial_states = len(codes)
+        runs = m.initial_runs()
+        stats.initial_states = len(runs)              # duplicates counted, as TLC does
+        codes = list(dict.fromkeys(runs))
         frontier = np.concatenate([self._key(c) for c in codes])
         frontier = frontier[self._holds(self.constraint, frontier)]
         parent = np.zeros(0, np.int32)

@@ -38,6 +38,17 @@ class Search:
         self.liveness = [p for p in chosen if p.kind in LIVENESS_KINDS]
         self.found: dict[str, tuple] = {}       # property name -> state (violation / witness)
         self.steps_found: dict[str, tuple] = {}  # step property -> (state, binding, choices, successor)
+        self.more_found: dict[str, list] = {}   # the 2nd to Kth of either, in the order found
+        self.per_property = options.traces_per_property
+
+    def record(self, name: str, found: tuple, first: dict) -> bool:
+        """Keep what decides property `name` (`first` holds the first of each); whether
+        it has as many traces as asked for now."""
+        if name in first:
+            self.more_found.setdefault(name, []).append(found)
+        else:
+            first[name] = found
+        return 1 + len(self.more_found.get(name, ())) >= self.per_property
 
     def pending(self):
         return ([p for p in self.invariants if p.name not in self.found],
@@ -153,6 +164,7 @@ class ExplicitEngine:
     def _parallel_allowed(self, search, steps, visited) -> bool:
         """Workers keep fingerprints and report no graph: say why one process runs."""
         why = ("liveness reads the whole state graph" if steps is not None else
+               "more than one trace per property" if search.per_property > 1 else
                "step properties are checked in one process" if search.step_invariants else
                "--store exact" if visited.mode == "exact" else
                "this platform cannot fork" if not (can_fork() or self.options.ray) else None)
@@ -198,13 +210,13 @@ class BreadthFirst:
             return False
         if self.step_invariants and succ != st and within(m, after):
             for p in [p for p in self.step_invariants if not step_holds(m, p, before, after, binding)]:
-                self.search.steps_found[p.name] = (st, binding, choices, succ)
-                self.step_invariants.remove(p)
+                if self.search.record(p.name, (st, binding, choices, succ), self.search.steps_found):
+                    self.step_invariants.remove(p)
         return True
 
     def initial_level(self) -> list[tuple]:
         m, visited = self.machine, self.visited
-        for st in m.initial_states():
+        for st in m.initial_runs():                 # duplicates counted, as TLC does
             self.stats.initial_states += 1
             if visited.canonical is not None:
                 st = visited.canonical(st)          # the orbit's representative
@@ -266,9 +278,12 @@ class BreadthFirst:
     def _pending(self, changed: int) -> tuple:
         """The pending properties to check after a step that changed `changed`, each
         with its remembered values; the projection on all they read (None if one reads
-        what the source does not tell) and the set of codes that passed them all."""
+        what the source does not tell) and the set of codes that passed them all. A
+        property after its first trace is checked whatever changed: the parent may be a
+        violation too."""
+        every = self.search.per_property > 1
         checks = [(p, self.remembered[p.name]) for p in self.invariants + self.reachables
-                  if p.reads & changed]
+                  if every or p.reads & changed]
         reads = 0
         for p, _ in checks:
             reads |= p.reads
@@ -276,9 +291,10 @@ class BreadthFirst:
         return checks, project, set()
 
     def _found(self, p, st):
-        """`st` violates invariant `p` or witnesses reachable `p`: it is decided."""
-        self.search.found[p.name] = st
-        self.keep_pending(lambda q: q is not p)
+        """`st` violates invariant `p` or witnesses reachable `p`: it is decided, and
+        pending no more once it has as many traces as asked for."""
+        if self.search.record(p.name, st, self.search.found):
+            self.keep_pending(lambda q: q is not p)
 
     def keep_pending(self, keep: Callable) -> None:
         """Only the pending properties `keep(p)` accepts stay pending."""
@@ -384,7 +400,7 @@ def verdicts(m: Machine, options: CheckOptions, search: Search, path_of, deadloc
         if st is not None:
             verdict = Verdict.VIOLATED if p.kind == Kind.INVARIANT else Verdict.HOLDS
             reason = ("shortest counterexample" if p.kind == Kind.INVARIANT
-                      else "shortest witness")
+                      else "shortest witness") + fewer(search, p.name, stopped)
             trace = build_trace(m, path_of(st))
         elif stopped:
             verdict, reason, trace = Verdict.UNKNOWN, stopped, None
@@ -392,14 +408,17 @@ def verdicts(m: Machine, options: CheckOptions, search: Search, path_of, deadloc
             verdict = Verdict.HOLDS if p.kind == Kind.INVARIANT else Verdict.VIOLATED
             reason = None if p.kind == Kind.INVARIANT else "no reachable state satisfies it"
             trace = None
-        results.append(PropertyResult(p.name, p.kind, verdict, reason, trace, where=p.where))
+        results.append(PropertyResult(p.name, p.kind, verdict, reason, trace, where=p.where,
+                                      more_traces=[build_trace(m, path_of(more)) for more
+                                                   in search.more_found.get(p.name, ())]))
     for p in search.step_invariants:
         found = search.steps_found.get(p.name)
         if found is not None:
-            st, binding, choices, succ = found
-            trace = with_step(build_trace(m, path_of(st)), binding, choices, succ)
-            results.append(PropertyResult(p.name, p.kind, Verdict.VIOLATED, "shortest counterexample",
-                                          trace, where=p.where))
+            traces = [with_step(build_trace(m, path_of(st)), binding, choices, succ) for
+                      st, binding, choices, succ in [found, *search.more_found.get(p.name, ())]]
+            results.append(PropertyResult(p.name, p.kind, Verdict.VIOLATED, "shortest counterexample"
+                                          + fewer(search, p.name, stopped), traces[0],
+                                          where=p.where, more_traces=traces[1:]))
         else:
             results.append(PropertyResult(p.name, p.kind, Verdict.UNKNOWN if stopped else Verdict.HOLDS,
                                           stopped, where=p.where))
@@ -415,6 +434,15 @@ def verdicts(m: Machine, options: CheckOptions, search: Search, path_of, deadloc
             results.append(PropertyResult(
                 "deadlock", Kind.DEADLOCK, Verdict.UNKNOWN if stopped else Verdict.HOLDS, stopped))
     return results
+
+
+def fewer(search: Search, name: str, stopped: str | None) -> str:
+    """What to add to a decided property's reason when it has fewer traces than asked for."""
+    found = 1 + len(search.more_found.get(name, ()))
+    if found >= search.per_property:
+        return ""
+    where = "found before the search stopped" if stopped else "exist in the explored space"
+    return f"; only {found} of the {search.per_property} traces asked for {where}"
 
 
 def coverage(m: Machine, fired: list[int]) -> Coverage:

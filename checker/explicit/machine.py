@@ -313,7 +313,12 @@ class Machine(BoundSpec):
         return expander(self)
 
     def initial_states(self) -> list[tuple]:
-        """Every initial state: the defaults, then the @initial method with its choices."""
+        """Every initial state once, in the order of their first run."""
+        return list(dict.fromkeys(self.initial_runs()))
+
+    def initial_runs(self) -> list[tuple]:
+        """The initial state of every run of the @initial method, duplicates included:
+        TLC counts each among the states generated. Without one, the defaults."""
         sc = self.scratch
         codes = self.defaults(lambda v, value: v.domain.encode(value))
         missing = [v.name for v, c in zip(self.variables, codes) if c is MISSING]
@@ -332,11 +337,7 @@ class Machine(BoundSpec):
                     setattr(sc, v.name, v.domain.decode(c, None))
 
         unset = tuple(MISSING for _ in self.variables)
-        found = []
-        for _, st in self.run(self.initializer, "initial", unset, unset, fresh_defaults):
-            if st not in found:
-                found.append(st)
-        return found
+        return [st for _, st in self.run(self.initializer, "initial", unset, unset, fresh_defaults)]
 
     def no_initial_state(self) -> SpecError:
         """What to say when no initial state is left: every verdict would be vacuous."""

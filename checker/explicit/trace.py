@@ -40,6 +40,8 @@ class Trace:
     property_params: dict[str, str] = dataclasses.field(default_factory=dict)
     """The parameter values of the liveness property's instance the trace refutes."""
     prop: str | None = None                        # the property it is a counterexample or witness of
+    found: dict[str, Any] = dataclasses.field(default_factory=dict)
+    """How a search that does not give the shortest found it (a simulation's seed and walk)."""
 
     @property
     def states(self) -> list[tuple]:

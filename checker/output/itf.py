@@ -46,6 +46,7 @@ def to_itf(machine: Machine, trace: Trace, **meta: Any) -> dict:
         head["loop_step"] = _step_meta(trace.closing)       # from the last state to `loop`
     if trace.property_params:
         head["property_params"] = trace.property_params
+    head.update(trace.found)
     data = {"#meta": head, "vars": [v.name for v in variables], "states": states}
     if trace.loop is not None:
         data["loop"] = trace.loop

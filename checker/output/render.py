@@ -11,7 +11,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from ..results import RunResult, Verdict
-from .summary import run_line, warnings
+from .summary import more_traces, run_line, steps_text, warnings
 
 _STYLE = {Verdict.HOLDS: "green", Verdict.VIOLATED: "red", Verdict.UNKNOWN: "yellow"}
 
@@ -63,7 +63,7 @@ def print_details(out: Console, result: RunResult) -> None:
             verdict += " [red bold]✗[/]"
         trace = p.trace_path or ""
         if p.trace is not None:
-            trace = f"{len(p.trace.steps) - 1} steps  {trace}"
+            trace = f"{steps_text(p.trace)}  {trace}{more_traces(p)}"
             if p.trace.property_params:
                 trace = ", ".join(f"{k}={v}" for k, v in p.trace.property_params.items()) + f": {trace}"
         elif p.reason:                         # why unknown; what a proof covers
@@ -77,12 +77,15 @@ def print_details(out: Console, result: RunResult) -> None:
                 f"depth {s.depth}, {s.seconds:.2f} s, {s.states_per_second:,.0f} states/s")
         if result.method:
             line += f"  ({escape(result.method)})"
+    elif result.simulation is not None:
+        line = (f"{result.simulation['walks']:,} walks, {s.transitions:,} steps, "
+                f"{s.distinct_states:,} distinct states, longest walk {s.depth}, "
+                f"{s.seconds:.2f} s  ({escape(result.method or '')})")
     else:                                      # symbolic engines count no states
         line = f"{result.engine}: depth {s.depth}, {s.seconds:.2f} s"
     out.print(line + ("" if s.complete else f"  [yellow](incomplete: {escape(result.stopped or '')})[/]"))
-    if result.coverage is not None and s.complete:      # a partial search proves no action dead
-        for name in result.coverage.never_fired:
-            out.print(f"[yellow]warning:[/] action {escape(name)} never fired")
+    for line in warnings(result, each=True):
+        out.print(f"[yellow]warning:[/] {escape(line)}")
 
 
 def itf_text(value: Any) -> str:

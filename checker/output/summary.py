@@ -48,8 +48,18 @@ def run_line(result: RunResult) -> str:
 def _differs(p: PropertyResult) -> str:
     """`p3 (violated in 17 steps, traces/...)`, or `w (violated, expected holds)`."""
     if p.trace is not None:
-        return f"{p.name} ({p.verdict.value} in {len(p.trace.steps) - 1} steps, {p.trace_path})"
+        return f"{p.name} ({p.verdict.value} in {steps_text(p.trace)}, {p.trace_path}{more_traces(p)})"
     return f"{p.name} ({p.verdict.value}, expected {(p.expected or Verdict.HOLDS).value})"
+
+
+def steps_text(trace) -> str:
+    """`17 steps`, and `(not shortest)` for a trace a simulation found."""
+    return f"{len(trace.steps) - 1} steps" + (" (not shortest)" if trace.found else "")
+
+
+def more_traces(p: PropertyResult) -> str:
+    """` and 2 more traces` after the first trace's file, when it has company."""
+    return f" and {counted(len(p.more_traces), 'more trace')}" if p.more_traces else ""
 
 
 def _cost(result: RunResult) -> str:
@@ -59,10 +69,14 @@ def _cost(result: RunResult) -> str:
     return f"{size}, {s.seconds:.1f} s{stopped}"
 
 
-def warnings(result: RunResult) -> list[str]:
-    """One line per kind of warning: `8 actions never fired: a, b, c and 5 more`. A
-    partial search proves no action dead, so it warns of none."""
-    if result.coverage is None or not result.stats.complete:
+def warnings(result: RunResult, each: bool = False) -> list[str]:
+    """One line per kind of warning: `8 actions never fired: a, b, c and 5 more` (`each`:
+    one line per action). A partial search proves no action dead, so it warns of none;
+    a simulation's walks suggest one, and say so."""
+    if result.coverage is None or not (result.stats.complete or result.simulation):
         return []
     dead = result.coverage.never_fired
-    return [f"{counted(len(dead), 'action')} never fired: {', '.join(dead)}"] if dead else []
+    where = f" in {counted(result.simulation['walks'], 'walk')}" if result.simulation else ""
+    if each:
+        return [f"action {name} never fired{where}" for name in dead]
+    return [f"{counted(len(dead), 'action')} never fired{where}: {', '.join(dead)}"] if dead else []

@@ -89,6 +89,7 @@ class PDR(SymbolicEngine):
         the parts in it. A step that breaks some candidate drops each one it breaks."""
         candidates = {("part", id(p)): z3.Not(p.bad) for p in parts}
         candidates.update({("lemma", i): f for i, f in enumerate(lemmas)})
+        candidates.update({("range", i): f for i, f in enumerate(written_ranges(rel))})
         initial = z3.Solver()
         initial.add(rel.valid, rel.is_initial(rel.flat))
         alive = {k: f for k, f in candidates.items()
@@ -112,8 +113,11 @@ class PDR(SymbolicEngine):
                 del alive[k]
             step.pop()
         proved = [p for p in parts if ("part", id(p)) in alive]
+        kept = sum(kind == "lemma" for kind, _ in alive)
+        ranges = sum(kind == "range" for kind, _ in alive)
         self.report(f"pdr: {len(proved)} of {len(parts)} parts inductive together with "
-                    f"{len(alive) - len(proved)} of {len(lemmas)} lemmas (Houdini)")
+                    f"{kept} of {len(lemmas)} lemmas" + (f" and {ranges} value ranges"
+                                                          if ranges else "") + " (Houdini)")
         if outcome != z3.unsat or not proved:
             return []
         for p in proved:
@@ -204,6 +208,30 @@ class PDR(SymbolicEngine):
 def _milliseconds(seconds: float) -> int:
     """A solver timeout: Z3 takes milliseconds, and 0 would mean none."""
     return max(1, int(seconds * 1000))
+
+
+def written_ranges(rel) -> list:
+    """Lemmas true by construction: a leaf that every step leaves unchanged or sets to a
+    constant only ever holds its initial constant or one of those. They cost Houdini
+    nothing (each is inductive alone) and pin down what the model's constants switch off
+    (an ex-leader's memory without failovers, a timer nothing arms), which the other
+    candidates would otherwise have to hold for arbitrary values of it."""
+    leaves = {leaf.get_id() for leaf in rel.flat} | {p.get_id() for p in rel.params.values()}
+
+    def constant(term) -> bool:
+        return term.num_args() == 0 and term.get_id() not in leaves
+
+    ranges = []
+    for j, leaf in enumerate(rel.flat):
+        first = [z3.simplify(s.next[j]) for s in rel.init]
+        written = [s.next[j] for s in rel.steps if not z3.eq(s.next[j], leaf)]
+        values = first + [z3.simplify(t) for t in written]
+        if values and all(constant(v) for v in values):
+            distinct = list({v.get_id(): v for v in values}.values())
+            ranges.append(z3.Or([leaf == v for v in distinct]))
+    domains = z3.Solver()
+    domains.add(rel.valid)
+    return [r for r in ranges if answer(domains.check, z3.Not(r)) == z3.sat]   # not implied
 
 
 def _lemmas(rel, goals) -> list:

@@ -3,7 +3,8 @@ a second proof of the same spec under the same constants reads the same formulas
 
 An entry is keyed by everything the reading depends on: the source of every module the
 spec's classes refer to (transitively, but for the standard library and installed
-packages), the checker's own source, Python's and Z3's versions, the spec class, the
+packages), the checker's own source (but for the engines that only take a reading:
+pdr, bmc, kind, ...), Python's and Z3's versions, the spec class, the
 constants (and the symbolic ones' ranges) and the groups. It holds the steps, initial
 steps, failure conditions, constraint and every property formula read, as SMT-LIB text
 over the leaves (compressed), and a SHA-256 digest of itself: an entry that is truncated, garbled,
@@ -213,9 +214,17 @@ def key_of(machine) -> str:
     return digest.hexdigest()
 
 
+# The engines that take a relation and never shape it: a change to them (a new lemma
+# heuristic in PDR, say) leaves every stored reading valid.
+_CONSUMERS = {f"symbolic/{name}.py" for name in ("engine", "bmc", "kind", "pdr", "cone",
+                                                  "certificate")}
+
+
 def _source_files(spec_cls) -> set[str]:
-    """The checker's source and that of every module the spec's classes refer to,
-    transitively (names imported, modules imported), but for installed packages."""
+    """The checker's source (but the engines that only consume a relation) and that of
+    every module the spec's classes refer to, transitively (names imported, modules
+    imported), but for installed packages."""
+    consumers = {str(_CHECKER / name) for name in _CONSUMERS}
     files = {str(p) for p in _CHECKER.rglob("*.py")}
     installed = {sysconfig.get_paths()[k] for k in ("stdlib", "platstdlib", "purelib", "platlib")}
     seen: set[str] = set()
@@ -232,4 +241,4 @@ def _source_files(spec_cls) -> set[str]:
                 getattr(value, "__module__", None)
             if isinstance(name, str) and name in sys.modules:
                 todo.append(sys.modules[name])
-    return files
+    return files - consumers
