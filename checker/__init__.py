@@ -4,13 +4,15 @@ Public surface for spec writers; engines live in `checker.explicit.explorer` (ex
 state at a time), `checker.bulk` (the same BFS a level at a time) and `checker.symbolic`.
 """
 from .lang.domains import Const, Enum, Int, Map, Option, Set, Ghost
+from .lang.sequences import Seq, append, head, tail, sub_seq
 from .lang.dsl import (Spec, action, fault, invariant, reachable, eventually, leads_to, constraint,
                   terminal, initial, require, choose, Disabled, either, enabled, step_invariant,
                   action_constraint, Transition)
 from .errors import CheckerError, SpecError, DomainError, ModelError, TraceError
 
 __all__ = [
-    "Const", "Enum", "Int", "Map", "Option", "Set", "Ghost",
+    "Const", "Enum", "Int", "Map", "Option", "Set", "Ghost", "Seq", "append", "head", "tail",
+    "sub_seq",
     "Spec", "action", "fault", "invariant", "reachable", "eventually", "leads_to", "constraint",
     "terminal", "initial", "step_invariant", "action_constraint",
     "require", "choose", "Disabled", "either", "enabled", "Transition",

@@ -9,6 +9,8 @@ import dataclasses
 import enum
 from typing import Any
 
+from .lang.model_values import written
+
 
 class Verdict(str, enum.Enum):
     HOLDS = "holds"           # invariant: no reachable violation; reachable: witness found
@@ -145,6 +147,4 @@ class RunResult:
 
 
 def _jsonable(value):
-    if isinstance(value, enum.Enum):
-        return value.value if isinstance(value.value, (str, int)) else value.name
-    return value
+    return written(value, lambda e: e.value if isinstance(e.value, (str, int)) else e.name)

@@ -15,11 +15,11 @@ SentLeadsToRcvd (a leads-to); both are temporal properties, not checked here yet
 import enum
 from typing import NamedTuple
 
-from checker import Const, Int, Spec, action, choose, constraint, initial, invariant, require
-from examples.sequences import append, empty, head, length, remove_at, seq_type, tail
+from checker import (Const, Int, Seq, Spec, action, append, choose, constraint, head, initial,
+                     invariant, require, tail)
 
-# The queues are records with room for one element past the largest SeqConstraint bound,
-# so that the constrained-away successors can still be represented and counted.
+# The queues have room for one element past the largest SeqConstraint bound, so that the
+# constrained-away successors can still be represented and counted.
 MAX_QUEUE_BOUND = 3
 
 Bit = Int[0, 1]
@@ -36,16 +36,17 @@ class Msg(NamedTuple):
     data: Data
 
 
-MsgQ = seq_type("MsgQ", Msg, MAX_QUEUE_BOUND + 1)
-AckQ = seq_type("AckQ", Bit, MAX_QUEUE_BOUND + 1)
+def lose(q, i: int):
+    """`Lose(q)` at position i: `[j \\in 1..Len(q)-1 |-> IF j < i THEN q[j] ELSE q[j+1]]`."""
+    return q[:i - 1] + q[i:]
 
 
 class AlternatingBit(Spec):
     msgQLen = Const(2, "SeqConstraint's bound on Len(msgQ)", min=0, max=MAX_QUEUE_BOUND)
     ackQLen = Const(2, "SeqConstraint's bound on Len(ackQ)", min=0, max=MAX_QUEUE_BOUND)
 
-    msg_q: MsgQ = empty(MsgQ)
-    ack_q: AckQ = empty(AckQ)
+    msg_q: Seq[Msg, MAX_QUEUE_BOUND + 1] = ()
+    ack_q: Seq[Bit, MAX_QUEUE_BOUND + 1] = ()
     s_bit: Bit
     s_ack: Bit
     r_bit: Bit
@@ -76,7 +77,7 @@ class AlternatingBit(Spec):
     @action
     def rcv_msg(s):
         """RcvMsg: receive the first message; take its bit and value."""
-        require(length(s.msg_q) > 0)
+        require(len(s.msg_q) > 0)
         m = head(s.msg_q)
         s.msg_q = tail(s.msg_q)
         s.r_bit = m.bit
@@ -90,29 +91,29 @@ class AlternatingBit(Spec):
     @action
     def rcv_ack(s):
         """RcvAck: receive the first acknowledgement."""
-        require(length(s.ack_q) > 0)
+        require(len(s.ack_q) > 0)
         s.s_ack = head(s.ack_q)
         s.ack_q = tail(s.ack_q)
 
     @action
     def lose_msg(s):
         """LoseMsg: Lose(msgQ), one successor per lost position `\\E i \\in 1..Len(q)`."""
-        s.msg_q = remove_at(s.msg_q, choose(range(1, length(s.msg_q) + 1)))
+        s.msg_q = lose(s.msg_q, choose(range(1, len(s.msg_q) + 1)))
 
     @action
     def lose_ack(s):
         """LoseAck: Lose(ackQ)."""
-        s.ack_q = remove_at(s.ack_q, choose(range(1, length(s.ack_q) + 1)))
+        s.ack_q = lose(s.ack_q, choose(range(1, len(s.ack_q) + 1)))
 
     @constraint
     def seq_constraint(s):
         """SeqConstraint (MCAlternatingBit.tla)."""
-        return length(s.msg_q) <= s.msgQLen and length(s.ack_q) <= s.ackQLen
+        return len(s.msg_q) <= s.msgQLen and len(s.ack_q) <= s.ackQLen
 
     @invariant
     def ab_type_inv(s):
         """ABTypeInv: queues of <<bit, data>> and of bits, bits in {0, 1}, data in Data."""
-        return all(m is None or (m.bit in (0, 1) and isinstance(m.data, Data)) for m in s.msg_q) \
-            and all(b in (None, 0, 1) for b in s.ack_q) \
+        return all(m.bit in (0, 1) and isinstance(m.data, Data) for m in s.msg_q) \
+            and all(b in (0, 1) for b in s.ack_q) \
             and all(b in (0, 1) for b in (s.s_bit, s.s_ack, s.r_bit)) \
             and isinstance(s.sent, Data) and isinstance(s.rcvd, Data)

@@ -9,18 +9,18 @@ exit it broadcasts a release. Channels are pairwise FIFO queues. The model's CON
 ClockConstraint (no clock beyond maxClock) is the `@constraint` below. TLC: 724,274
 distinct states, 2,729,079 generated, depth 61.
 
-A channel is a sequence of at most 3 messages (examples/sequences.py): BoundedNetwork
-says no reachable channel holds more, and 3 is also the largest capacity whose record
-domain stays within the engine's 65,536-value limit (a channel has (3 (MaxNat + 1) +
-1)^3 values, so MaxNat may go up to 12). So BoundedNetwork holds by construction here;
-a fourth message would stop the check with an error naming the action, instead of a
-violation of BoundedNetwork.
+A channel is a `Seq` of at most 3 messages: BoundedNetwork says no reachable channel
+holds more, and 3 is also the largest capacity whose sequences stay within the engine's
+65,536-value limit (a channel has 1 + m + m^2 + m^3 values for m = 3 (MaxNat + 1)
+messages, so MaxNat may go up to 12). So BoundedNetwork holds by construction here; a
+fourth message would stop the check with an error at the line that appends it, instead
+of a violation of BoundedNetwork.
 """
 import enum
 from typing import NamedTuple
 
-from checker import Const, Int, Map, Set, Spec, action, constraint, initial, invariant, require
-from examples.sequences import append, empty, head, length, seq_type, tail
+from checker import (Const, Int, Map, Seq, Set, Spec, action, append, constraint, head, initial,
+                     invariant, require, tail)
 
 CHANNEL_CAPACITY = 3
 
@@ -41,7 +41,7 @@ class LamportMutex(Spec):
     Clock = Int[1, MaxNat]                      # Nat \ {0}
     # The record [type, clock]; written as a call so that it sees the constants.
     Message = NamedTuple("Message", [("type", MsgType), ("clock", Nat)])
-    Channel = seq_type("Channel", Message, CHANNEL_CAPACITY)
+    Channel = Seq[Message, CHANNEL_CAPACITY]
 
     clock: Map[Proc, Clock] = Map.fill(1)
     req: Map[Proc, Map[Proc, Nat]]              # req[p][q]: q's request as p knows it, 0 if none
@@ -57,7 +57,7 @@ class LamportMutex(Spec):
         """Init: clocks at 1, no requests, no acknowledgements, empty channels."""
         procs = list(s.clock)
         s.req = {p: {q: 0 for q in procs} for p in procs}
-        s.network = {p: {q: empty(s.Channel) for q in procs} for p in procs}
+        s.network = {p: {q: () for q in procs} for p in procs}
 
     def beats(s, p, q) -> bool:
         """beats(p, q): p's request precedes q's as far as p knows (ties: lower id)."""
@@ -66,8 +66,8 @@ class LamportMutex(Spec):
 
     def head_type(s, sender, receiver):
         """`Head(network[sender][receiver]).type`, None where the channel is empty."""
-        m = head(s.network[sender][receiver])
-        return None if m is None else m.type
+        channel = s.network[sender][receiver]
+        return head(channel).type if channel else None
 
     def broadcast(s, sender, m):
         """network[sender] := Broadcast(sender, m): append m to every other channel."""
@@ -137,13 +137,13 @@ class LamportMutex(Spec):
     def type_ok(s):
         """TypeOK: clocks in Clock, requests in Nat, channels of messages; the variables'
         domains are exactly these sets, so only the messages' shapes are left to check."""
-        return all(m is None or (m.clock > 0) == (m.type is MsgType.REQ)
+        return all((m.clock > 0) == (m.type is MsgType.REQ)
                    for row in s.network.values() for channel in row.values() for m in channel)
 
     @invariant
     def bounded_network(s):
         """BoundedNetwork: no channel holds more than three messages."""
-        return all(length(channel) <= 3 for row in s.network.values() for channel in row.values())
+        return all(len(channel) <= 3 for row in s.network.values() for channel in row.values())
 
     @invariant
     def mutex(s):

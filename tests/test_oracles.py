@@ -54,6 +54,7 @@ class Row:
     initial: int = 1                         # initial states (the JSON says so in notes)
     aliases: dict[str, str] = dataclasses.field(default_factory=dict)  # TLA+ -> property
     omitted: tuple[str, ...] = ()            # invariants and properties of the cfg not ported
+    repeated: int = 0                        # steps TLC generates twice (below)
 
     def property_name(self, tla_name: str) -> str:
         """Our name of a TLA+ invariant: its snake_case unless the port says otherwise."""
@@ -127,13 +128,23 @@ OWN_RUNS = [
     Row("LockHS", "lockhs",
         Oracle(28, 10, 41, ("TypeOKHS", "InvHS", "LockInv"), True, properties=("Spec", "PSpec")),
         omitted=("TypeOKHS",), aliases={"Spec": "lock_spec"}),
+    # MissionariesAndCannibals.cfg; the whole space with its Solution left out. TLC's state
+    # graph (-dump dot) holds 30 steps twice, the same move from the same state (with 828
+    # subsets tried, as here): its 283 generated are our 253 and those 30.
+    Row("MissionariesAndCannibals", "missionariesandcannibals",
+        Oracle(64, 13, 283, ("TypeOK", "Solution"), True, {"Solution": 11}),
+        omitted=("TypeOK",), repeated=30),
+    # MCMajority.cfg (Value = {A, B, C}, bound = 5; its CHECK_DEADLOCK FALSE given as
+    # -deadlock, which this TLC reads instead)
+    Row("Majority", "majority", Oracle(2733, 6, 3459, ("TypeOK", "Correct", "Inv"), False),
+        initial=1092, omitted=("TypeOK",)),
 ]
 ROWS += OWN_RUNS
 SLOW = {"LamportMutex"}                      # ~10^6 states generated: a minute or more
 BULK_SLOW = {"Hanoi"}                         # its relation takes ~15 s to read
 # liveness or step properties: left to the interpreter
 NO_BULK = {"DiningPhilosophers", "Peterson", "Barrier", "Prisoners",
-           *(row.name for row in OWN_RUNS)}
+           *(row.name for row in OWN_RUNS if row.oracle.properties)}
 
 
 def oracle_from_json(entry: dict) -> Oracle:
@@ -199,7 +210,7 @@ def test_port_matches_tlc(row, engine, reference):
     stats = result.stats
     assert stats.complete
     assert (stats.initial_states, stats.distinct_states, stats.depth, stats.generated) == \
-        (row.initial, oracle.distinct, oracle.depth, oracle.generated)
+        (row.initial, oracle.distinct, oracle.depth, oracle.generated - row.repeated)
 
 
 # ------------------------------------------------------------ TLC with SYMMETRY

@@ -1,7 +1,7 @@
 """How the bulk engine packs a state into 64-bit words.
 
 Each leaf of the symbolic reading (`checker/symbolic/shapes.py`: a bool, a bounded int, an
-enum index, an option's flag, a set's member bit, ...) gets a bit field of its own, wide
+enum index, an option's flag, a set's member bit, a sequence's length, ...) gets a bit field of its own, wide
 enough for its range, holding its value minus the range's lower bound. No field straddles
 two words, so a leaf is one shift and one mask away. Packed states are exact: two states
 are equal exactly when their words are.
@@ -15,7 +15,7 @@ import z3
 
 from ..errors import CheckerError
 from ..symbolic.shapes import (BoolShape, EnumShape, IntShape, MapShape, OptionShape,
-                               RecordShape, SetShape, Shape)
+                               RecordShape, SeqShape, SetShape, Shape)
 
 WORD = 64
 
@@ -56,6 +56,8 @@ def leaf_ranges(shape: Shape) -> list[tuple[int, int, bool]]:
         return [r for s in shape.fields.values() for r in leaf_ranges(s)]
     if isinstance(shape, MapShape):
         return leaf_ranges(shape.value) * len(shape.keys)
+    if isinstance(shape, SeqShape):
+        return [(0, shape.capacity, False)] + leaf_ranges(shape.elem) * shape.capacity
     raise Unsupported(f"no packed layout for {type(shape).__name__}")
 
 

@@ -14,7 +14,9 @@ import itertools
 from typing import Any, Callable
 
 from ..errors import SPEC_FAILURES, DomainError, SpecError, where_defined
-from .domains import Const, Domain, Expr, Fill, GhostDomain, IntRange, OutOfDomain, as_domain
+from .domains import (Const, Domain, Fill, GhostDomain, IntRange, OutOfDomain, as_domain,
+                      as_scalar, resolve_value)
+from .model_values import read_value
 from .dsl import FAIRNESS, Kind, Role, Spec, spec_members
 from .namespace import check_namespace
 from .reads import state_reads
@@ -116,7 +118,7 @@ class BoundSpec:
         self.bound_with = (spec_cls, constants, groups, symbolic, fairness)   # to bind it again
         self.where = where_defined(spec_cls)
         members = spec_members(spec_cls)
-        self.consts = {n: c for n, c in members.items() if isinstance(c, Const)}
+        self.consts = {n: c for n, c in members.items() if isinstance(c, Const) and c.name == n}
         self.env = self._bind_constants(constants or {})
         self.symbolic = self._bind_symbolic(symbolic or {})
         self.variables = self._collect_variables(members)
@@ -148,8 +150,10 @@ class BoundSpec:
             if name not in self.consts:
                 known = ", ".join(sorted(self.consts)) or "none"
                 raise BindError(name, f"unknown constant {name!r} (the spec's constants: {known})")
+            const = self.consts[name]
             try:
-                env[name] = self.consts[name].convert(value)
+                env[name] = const.convert(value) if const.domain is None else \
+                    read_value(const.domain.resolve(env), value)
             except ValueError as e:
                 raise BindError(name, f"constant {name}: {e}") from None
         return env
@@ -199,7 +203,6 @@ class BoundSpec:
                 except (TypeError, ValueError) as e:
                     raise SpecError(f"variable {name}: {e}", where_defined(klass)) from None
                 default = members.get(name, MISSING)
-                _check_default(name, default, klass)
                 variables.append(Variable(len(variables), name, domain, ghost, default, declared))
         if not variables:
             raise SpecError(f"{self.spec_cls.__name__} declares no state variables", self.where)
@@ -245,12 +248,12 @@ class BoundSpec:
         except (KeyError, TypeError, NameError) as e:
             raise SpecError(f"{name}: every parameter needs a finite domain annotation ({e})",
                             where_defined(fn)) from None
-        for p, d in zip(params, domains):
-            if not d.scalar:
-                raise SpecError(f"{name}: parameter {p} ranges over {d}, but a parameter takes one "
-                                f"scalar value (bool, an Enum, Int[lo, hi], Option[T] or a record)",
-                                where_defined(fn))
-        return params, domains
+        try:
+            return params, [as_scalar(d, f"parameter {p}") for p, d in zip(params, domains)]
+        except TypeError as e:
+            raise SpecError(f"{name}: {e}: a parameter takes one value (bool, an Enum, "
+                            f"Int[lo, hi], Option[T], a record, a Seq or a Set, its subsets)",
+                            where_defined(fn)) from None
 
     def _property(self, name, kind, fn, members) -> Property:
         params, domains = self._parameters(name, fn, members)
@@ -305,7 +308,7 @@ class BoundSpec:
         has none, for the @initial method to set); one outside its domain is an error."""
         out = []
         for v in self.variables:
-            value = v.default.build(v.domain) if isinstance(v.default, Fill) else v.default
+            value = _value_of(v.default, v.domain, self.env)
             try:
                 out.append(MISSING if value is MISSING else encode(v, value))
             except (OutOfDomain, KeyError, TypeError) as e:
@@ -368,14 +371,11 @@ class _ReadsState(BaseException):
     """A probe read a state variable (BaseException: a spec's `except` cannot hide it)."""
 
 
-def _check_default(name, default, klass):
-    """A variable's default is a plain value, not a model constant (bound only later); one
-    that is a method is the clash `check_namespace` reports."""
-    value = default.value if isinstance(default, Fill) else default
-    if isinstance(value, Expr):
-        what = f"the constant {value.name}" if isinstance(value, Const) else "constants"
-        raise SpecError(f"variable {name}: its default uses {what}, which has a value only once "
-                        f"the model is bound: set it in an @initial method", where_defined(klass))
+def _value_of(default, domain: Domain, env: dict):
+    """A variable's initial value, which may read the model's constants (`x: ... = N`)."""
+    if isinstance(default, Fill):
+        return Fill(resolve_value(default.value, env)).build(domain)
+    return resolve_value(default, env)
 
 
 def truth(value, what, fn) -> bool:

@@ -55,23 +55,31 @@ class Expr:
 class Const(Expr):
     """A model constant: `backoff_limit = Const(1)`; a model file may override it.
 
-    Inside actions, `s.backoff_limit` is its value; inside domain expressions in the
-    class body it stands for that value until the model is bound.
+    One of a container or record type names its domain, so a model file's value can be
+    read and checked: `nodes = Const(frozenset({Node.a}), domain=Set[Node])`. Inside
+    actions, `s.backoff_limit` is its value; inside domain expressions in the class body
+    it stands for that value until the model is bound.
     """
 
-    def __init__(self, default, doc: str = "", *, min: int | None = None, max: int | None = None):
+    def __init__(self, default, doc: str = "", *, min: int | None = None, max: int | None = None,
+                 domain=None):
         super().__init__(None)
         self.default, self.doc, self.min, self.max = default, doc, min, max
+        self.domain = None if domain is None else as_domain(domain)
         self.name = "?"
         try:
-            self.convert(default)
+            if self.domain is None:
+                self.convert(default)
+            elif not self.domain.lazy:
+                self.domain.encode(default)
         except (TypeError, ValueError) as e:
             caller = sys._getframe(1)          # the spec's line declaring the constant
             raise SpecError(f"Const({default!r}): the default {e}",
                             f"{caller.f_code.co_filename}:{caller.f_lineno}") from None
 
     def __set_name__(self, owner, name):
-        self.name = name
+        if self.name == "?":           # a variable whose default is the constant keeps its name
+            self.name = name
 
     def __repr__(self):
         return self.name
@@ -294,12 +302,10 @@ class OptionDomain(Domain):
     """`Option[T]`: None or a value of T (T scalar)."""
 
     def __init__(self, inner: Domain):
-        self.inner = inner
         self.lazy = inner.lazy
+        self.inner = inner if self.lazy else as_scalar(inner, f"Option[{inner}]")
         if not self.lazy:
-            if not inner.scalar:
-                raise TypeError(f"Option[{inner}]: only scalar domains can be optional")
-            self.values = [None] + list(inner.values)
+            self.values = [None] + list(self.inner.values)
             self.size = len(self.values)
 
     def resolve(self, env):
@@ -325,8 +331,10 @@ class OptionDomain(Domain):
 
 
 class RecordDomain(Domain):
-    """A record: a frozen dataclass or a NamedTuple whose fields have scalar domains.
+    """A record: a frozen dataclass or a NamedTuple, its fields any finite domains; a
+    container field holds an immutable value (a `Set` field a frozenset, a `Seq` a tuple).
 
+    A record is scalar: all its values are listed once, so a state holds one int for it.
     NamedTuples hash and compare at C speed; prefer them for hot message types."""
 
     TABLE_LIMIT = 1 << 16
@@ -337,9 +345,8 @@ class RecordDomain(Domain):
             name: as_domain(t, owner=cls) for name, t in _record_fields(cls)}
         self.lazy = any(d.lazy for d in self.fields.values())
         if not self.lazy:
-            for name, d in self.fields.items():
-                if not d.scalar:
-                    raise TypeError(f"record {cls.__name__}.{name}: fields must be scalar, got {d}")
+            self.fields = {name: as_scalar(d, f"record {cls.__name__}.{name}")
+                           for name, d in self.fields.items()}
             self.size = 1
             for d in self.fields.values():
                 self.size *= d.size
@@ -393,8 +400,7 @@ class MapDomain(Domain):
         self.key, self.value = key, value
         self.lazy = key.lazy or value.lazy
         if not self.lazy:
-            if not key.scalar:
-                raise TypeError(f"Map[{key}, ...]: keys must be scalar")
+            self.key = key = as_scalar(key, f"Map[{key}, ...]: its keys")
             self.keys = list(key.values)
             self.position = {k: i for i, k in enumerate(self.keys)}   # a key's place in the code
 
@@ -443,11 +449,9 @@ class SetDomain(Domain):
     MEMBERS_CACHE = 1 << 16
 
     def __init__(self, elem: Domain):
-        self.elem = elem
         self._members: dict[int, tuple] = {}
         self.lazy = elem.lazy
-        if not self.lazy and not elem.scalar:
-            raise TypeError(f"Set[{elem}]: elements must be scalar")
+        self.elem = elem if self.lazy else as_scalar(elem, f"Set[{elem}]: its elements")
 
     def resolve(self, env):
         return SetDomain(self.elem.resolve(env)) if self.lazy else self
@@ -491,6 +495,35 @@ class SetDomain(Domain):
         if not isinstance(data, dict) or "#set" not in data:
             raise OutOfDomain(f"expected {{'#set': [...]}} for {self}, got {data!r}")
         return frozenset(self.elem.from_itf(e) for e in data["#set"])
+
+
+class SubsetDomain(Domain):
+    """A `Set[E]` where a scalar is needed (a record field, a set's element, an action
+    parameter: TLA+'s `SUBSET E`): every subset listed, as frozensets, its code the
+    bitmask a `Set[E]` variable has."""
+
+    def __init__(self, sets: SetDomain):
+        self.sets, self.elem = sets, sets.elem
+        self.size = 1 << sets.elem.size
+        if self.size > RecordDomain.TABLE_LIMIT:
+            raise TypeError(f"{sets} has {self.size} subsets; at most "
+                            f"{RecordDomain.TABLE_LIMIT} can be listed")
+        self.values = [frozenset(sets.members(code)) for code in range(self.size)]
+        self._build_index()
+
+    def __repr__(self): return repr(self.sets)
+    def show(self, value): return self.sets.show(value)
+    def to_itf(self, value): return self.sets.to_itf(value)
+    def from_itf(self, data): return self.sets.from_itf(data)
+
+
+def as_scalar(d: Domain, what: str) -> Domain:
+    """`d` where one value must fit one code: a `Set[E]` becomes its listed subsets."""
+    if d.scalar:
+        return d
+    if isinstance(d, SetDomain):
+        return SubsetDomain(d)
+    raise TypeError(f"{what} must be scalar or a Set, got {d}")
 
 
 # ---------------------------------------------------------------- type syntax

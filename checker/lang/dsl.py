@@ -11,7 +11,7 @@ import dataclasses
 import enum
 from typing import Callable
 
-from .domains import Domain, SetValue
+from .domains import Domain, SetValue, as_scalar
 
 
 class Disabled(BaseException):
@@ -86,9 +86,10 @@ def ordered_values(domain, env) -> list:
     """The values `choose(domain)` ranges over, in a deterministic order."""
     if isinstance(domain, Domain):
         d = domain.resolve(env) if domain.lazy else domain
-        if not d.scalar:
-            raise TypeError(f"choose({d}): choose from a scalar domain or a collection")
-        return d.values
+        try:
+            return as_scalar(d, f"choose({d}): the domain").values   # a Set: its subsets
+        except TypeError as e:
+            raise TypeError(f"{e}; or choose from a collection") from None
     if isinstance(domain, SetValue):
         return [v for v in domain._domain.elem.values if v in domain]
     if isinstance(domain, type) and issubclass(domain, enum.Enum):

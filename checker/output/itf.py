@@ -9,13 +9,13 @@ action the trace takes (actor, calls, kind, where, doc: strings) for the HTML pa
 """
 from __future__ import annotations
 
-import enum
 import json
 import re
 from pathlib import Path
 from typing import Any
 
 from ..lang.domains import OutOfDomain, enum_label
+from ..lang.model_values import written
 from ..errors import TraceError
 from ..files import read_text, write_text
 from ..explicit.machine import Machine
@@ -59,7 +59,7 @@ def _step_meta(step: Step) -> dict:
 
 
 def _plain_const(value):
-    return enum_label(value) if isinstance(value, enum.Enum) else value
+    return written(value, enum_label)
 
 
 def write_itf(path: Path, machine: Machine, trace: Trace, **meta: Any) -> Path:

@@ -10,7 +10,6 @@ holds in every reachable state, whatever engine produced Inv.
 from __future__ import annotations
 
 import dataclasses
-import enum
 import json
 import re
 from pathlib import Path
@@ -20,6 +19,7 @@ import z3
 
 from ..errors import TraceError
 from ..files import file_name
+from ..lang.model_values import written
 from ..options import CheckOptions
 from ..results import PropertyResult
 from .interrupt import answer, ctrl_c_interrupts_z3
@@ -108,7 +108,7 @@ def _args(rel) -> list:
 
 
 def _plain(env: dict) -> dict:
-    return {k: v.name if isinstance(v, enum.Enum) else v for k, v in env.items()}
+    return {k: written(v, lambda e: e.name) for k, v in env.items()}
 
 
 def _invariant(cert: Certificate, decls: dict) -> z3.BoolRef:

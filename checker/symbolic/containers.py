@@ -235,7 +235,15 @@ class SSet:
         theirs = self._others(other)
         return SBool(z3.And([z3.Implies(b, theirs[e]) for e, b in self._bits.items()]))
 
+    def issuperset(self, other):
+        theirs = self._others(other)
+        extra = not isinstance(other, SSet) and any(
+            not is_symbolic(x) and x not in self._bits for x in other)
+        return SBool(z3.BoolVal(False) if extra else
+                     z3.And([z3.Implies(theirs[e], b) for e, b in self._bits.items()]))
+
     __le__ = issubset
+    __ge__ = issuperset
     __hash__ = None
 
     def __repr__(self):

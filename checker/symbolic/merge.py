@@ -26,6 +26,7 @@ import z3
 from ..lang.dsl import Disabled
 from ..lang.bound import MISSING
 from .containers import SMap, SSet
+from .sequences import SSeq
 from .paths import Explorer, SymbolicError, active_explorer, undecided
 from .terms import Sym, Unmergeable, ite, record_fields, same
 
@@ -235,6 +236,8 @@ def _key(x):
         return x.get_id()
     if isinstance(x, Sym):
         return (type(x), *(_key(getattr(x, n)) for n in type(x).__slots__))
+    if isinstance(x, SSeq):
+        return (SSeq, _key(x.length), *map(_key, x.slots))
     if isinstance(x, dict):
         return (type(x), *((k, _key(v)) for k, v in x.items()))
     if isinstance(x, (tuple, list)):

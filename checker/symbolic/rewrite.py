@@ -14,7 +14,9 @@ and an error naming the line otherwise. A `match` on a symbolic subject is an er
 symbolic values become one term, `And(a, b)` and so on, rather than one path per
 operand: the right operand is evaluated only for the states where Python would
 evaluate it (`Explorer.guarded`). Without this, `all(x is None or ... for x in q)` over a
-few fields multiplies paths into the tens of thousands.
+few fields multiplies paths into the tens of thousands. `all(P for x in S)` over a
+symbolic set or sequence is one conjunct per element S may hold, rather than a path per
+member or per length.
 """
 from __future__ import annotations
 
@@ -28,7 +30,9 @@ from pathlib import Path
 import z3
 
 from ..lang.recompile import recompile, source_def
+from .containers import SSet
 from .paths import DEAD, SymbolicError, explorer
+from .sequences import SSeq
 from .terms import SBool, SEnum, SInt, SOption, bool_term, eq, int_term, is_symbolic
 
 _SKIP = (Path(__file__).resolve().parent.parent, Path(sysconfig.get_paths()["purelib"]).resolve(),
@@ -87,7 +91,7 @@ def _sym_len(x):
 def _sym_count(sequence, x):
     """`q.count(x)` of a tuple or list as one term."""
     if isinstance(sequence, (tuple, list)) and (is_symbolic(x) or any(map(is_symbolic, sequence))):
-        return SInt(z3.Sum([z3.If(eq(item, x), 1, 0) for item in sequence]))
+        return SInt(z3.Sum(z3.IntVal(0), *(z3.If(eq(item, x), 1, 0) for item in sequence)))
     return sequence.count(x)
 
 
@@ -147,6 +151,37 @@ def _fold(iterable, combine, guard_of):
         terms.append(term)
 
 
+def _sym_all_in(collection, body):
+    """`all(body(x) for x in collection)`: over a symbolic set or sequence, one term with
+    a conjunct per element it may hold, not a fork per member or per length."""
+    if not isinstance(collection, (SSet, SSeq)):
+        return _sym_all(body(x) for x in collection)
+    return _quantified(collection, body, z3.And, lambda terms: z3.And(terms))
+
+
+def _sym_any_in(collection, body):
+    """`any(body(x) for x in collection)`, as `_sym_all_in`."""
+    if not isinstance(collection, (SSet, SSeq)):
+        return _sym_any(body(x) for x in collection)
+    return _quantified(collection, body, z3.Or, lambda terms: z3.Not(z3.Or(terms)))
+
+
+def _quantified(collection, body, combine, undecided_by):
+    """Each element's term, evaluated only where it is a member and the elements before
+    it did not decide (as Python's all / any stop), counting for members only."""
+    terms = []
+    for x, member in collection.members():
+        if z3.is_false(z3.simplify(member)):
+            continue
+        value = explorer().guarded(z3.And(member, undecided_by(terms)), lambda: body(x))
+        if value is DEAD:
+            continue                    # the path goes on where x is no member, or decided
+        term = bool_term(value)
+        term = z3.BoolVal(bool(value)) if term is None else term
+        terms.append(z3.And(member, term) if combine is z3.Or else z3.Implies(member, term))
+    return SBool(combine(terms)) if terms else combine is z3.And
+
+
 def _sym_extreme(pick, builtin):
     def extreme(*args, **kw):
         values = list(args[0]) if len(args) == 1 else list(args)
@@ -166,9 +201,27 @@ _HELPERS = dict(_sym_is=_sym_is, _sym_is_not=_sym_is_not, _sym_match=_sym_match,
                 _sym_in=_sym_in, _sym_not_in=_sym_not_in, _sym_len=_sym_len,
                 _sym_count=_sym_count,
                 _sym_and=_sym_and, _sym_or=_sym_or, _sym_not=_sym_not, _sym_all=_sym_all,
-                _sym_any=_sym_any, _sym_min=_sym_min, _sym_max=_sym_max)
+                _sym_any=_sym_any, _sym_min=_sym_min, _sym_max=_sym_max,
+                _sym_all_in=_sym_all_in, _sym_any_in=_sym_any_in)
 _BUILTINS = {"all": "_sym_all", "any": "_sym_any", "min": "_sym_min", "max": "_sym_max",
              "len": "_sym_len"}
+
+
+def _quantifier(node: ast.Call) -> ast.Call | None:
+    """`all(P for x in S)` / `any(...)` whose `for`s are over names, with no `if`, as
+    `_sym_all_in(S, lambda x: P)` (nested, one per `for`): TLA+'s `\\A x \\in S : P`."""
+    if not (isinstance(node.func, ast.Name) and node.func.id in ("all", "any") and
+            len(node.args) == 1 and not node.keywords and isinstance(node.args[0], ast.GeneratorExp)):
+        return None
+    generator = node.args[0]
+    if any(loop.ifs or loop.is_async or not isinstance(loop.target, ast.Name)
+           for loop in generator.generators):
+        return None
+    body = generator.elt
+    for loop in reversed(generator.generators):
+        body = ast.Call(ast.Name(f"_sym_{node.func.id}_in", ast.Load()), [loop.iter, ast.Lambda(
+            ast.arguments([], [ast.arg(loop.target.id)], None, [], [], None, []), body)], [])
+    return body
 
 
 def _thunk(node):
@@ -220,6 +273,9 @@ class _Rewrite(ast.NodeTransformer):
 
     def visit_Call(self, node):
         self.generic_visit(node)
+        quantifier = _quantifier(node)
+        if quantifier is not None:
+            return ast.copy_location(quantifier, node)
         if isinstance(node.func, ast.Name) and node.func.id == "super" and not node.args \
                 and self.receiver is not None:      # the parent's methods, recompiled too
             node.func.id = "_sym_super"

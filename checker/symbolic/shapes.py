@@ -3,7 +3,7 @@
 A state is a flat vector of leaves: a bool is a Z3 Bool, an `Int[lo, hi]` a Z3 Int, an
 enum member a Z3 Int indexing its class, an `Option[T]` a Bool (is there a value?) and
 T's leaves, a record its fields' leaves, a map its keys' leaves in key order, a set one
-Bool per element. A shape makes fresh leaves, views leaves as the values actions see,
+Bool per element, a `Seq[T, n]` an Int (its length) and n slots of T's leaves. A shape makes fresh leaves, views leaves as the values actions see,
 flattens whatever an action wrote back into leaves, says which leaves are in the
 domain, and decodes a model's leaves into a plain Python value.
 """
@@ -14,9 +14,11 @@ from collections.abc import Mapping
 import z3
 
 from ..lang.domains import (BoolDomain, Domain, EnumDomain, IntDomain, MapDomain, OptionDomain,
-                       OutOfDomain, RecordDomain, SetDomain, resolve_value)
+                       OutOfDomain, RecordDomain, SetDomain, SubsetDomain, resolve_value)
+from ..lang.sequences import SeqDomain, SeqValue
 from .containers import SMap, SSet
 from .paths import SymbolicError
+from .sequences import SSeq
 from .terms import SBool, SEnum, SInt, SOption, Sym, bool_term, is_record
 
 
@@ -189,6 +191,47 @@ class SetShape(Shape):
         return [z3.BoolVal(e in value) for e in self.elems]
 
 
+class SeqShape(Shape):
+    def __init__(self, elem: Shape, capacity: int):
+        self.elem, self.capacity = elem, capacity
+        self.width = 1 + capacity * elem.width
+
+    def _slots(self, leaves):
+        w = self.elem.width
+        return [leaves[1 + i * w:1 + (i + 1) * w] for i in range(self.capacity)]
+
+    def fresh(self, name):
+        return [z3.Int(f"{name}.len")] + [leaf for i in range(self.capacity)
+                                          for leaf in self.elem.fresh(f"{name}[{i + 1}]")]
+
+    def view(self, leaves):
+        return SSeq(leaves[0], [self.elem.view(p) for p in self._slots(leaves)], self.capacity)
+
+    def default(self): return [z3.IntVal(0)] + self.elem.default() * self.capacity
+
+    def valid(self, leaves):
+        """A length in 0..n, and the slots past it the canonical filler."""
+        length, filler = leaves[0], self.elem.default()
+        return z3.And(0 <= length, length <= self.capacity,
+                      *(z3.And(self.elem.valid(p), z3.Implies(length <= i, _same(p, filler)))
+                        for i, p in enumerate(self._slots(leaves))))
+
+    def decode(self, values):
+        n = values[0].as_long()
+        return SeqValue(tuple(self.elem.decode(p) for p in self._slots(values)[:n]), self.capacity)
+
+    def flatten(self, value):
+        value = _plain(value)
+        if isinstance(value, SSeq):
+            return [value.length] + [leaf for v in value.slots for leaf in self.elem.flatten(v)]
+        if not isinstance(value, tuple) or is_record(value):
+            raise OutOfDomain(f"{_short(value)} is not a sequence (a tuple)")
+        if len(value) > self.capacity:
+            raise OutOfDomain(f"{_short(value)} is longer than the capacity {self.capacity}")
+        filler = self.elem.default() * (self.capacity - len(value))
+        return [z3.IntVal(len(value))] + [leaf for v in value for leaf in self.elem.flatten(v)] + filler
+
+
 def _plain(value):
     """An Option-typed value written where no Option is declared: its value, or None."""
     return value.unwrap() if isinstance(value, SOption) else value
@@ -218,9 +261,11 @@ def shape_of(d: Domain, env: dict) -> Shape:
     if isinstance(d, MapDomain):
         keys = _finite(d.key, env)
         return MapShape(keys.values, [keys.show(k) for k in keys.values], shape_of(d.value, env))
-    if isinstance(d, SetDomain):
+    if isinstance(d, (SetDomain, SubsetDomain)):
         elems = _finite(d.elem, env)
         return SetShape(elems.values, [elems.show(e) for e in elems.values])
+    if isinstance(d, SeqDomain):
+        return SeqShape(shape_of(d.elem, env), d.capacity)
     raise SymbolicError(f"no symbolic encoding for the domain {d}")
 
 

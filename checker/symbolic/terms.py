@@ -260,21 +260,29 @@ def record_fields(x) -> list:
 def is_symbolic(x) -> bool:
     """Does `x` hold a symbolic value anywhere (a scalar, a record field, a container)?"""
     from .containers import SMap, SSet
-    if isinstance(x, (Sym, SMap, SSet)):
+    from .sequences import SSeq
+    if isinstance(x, (Sym, SMap, SSet, SSeq)):
         return True
+    if isinstance(x, tuple) and not is_record(x):
+        return any(map(is_symbolic, x))
     return is_record(x) and any(is_symbolic(f) for f in record_fields(x))
 
 
 def eq(a, b) -> z3.BoolRef:
     """`a == b` as a Z3 formula, without forking (records compare field by field)."""
+    from .containers import SMap, SSet
+    from .sequences import SSeq
     if isinstance(b, SOption) and not isinstance(a, SOption):
         a, b = b, a                     # an Option compares with its value's type, not vice versa
-    if isinstance(a, Sym):
+    if isinstance(a, (Sym, SMap, SSet, SSeq)):
         return a.eq(b)
-    if isinstance(b, Sym):
+    if isinstance(b, (Sym, SMap, SSet, SSeq)):
         return b.eq(a)
     if is_record(a) and is_record(b) and type(a) is type(b) and (is_symbolic(a) or is_symbolic(b)):
         return z3.And([eq(x, y) for x, y in zip(record_fields(a), record_fields(b))])
+    if isinstance(a, tuple) and isinstance(b, tuple) and not (is_record(a) or is_record(b)) and \
+            (is_symbolic(a) or is_symbolic(b)):        # sequences, element by element
+        return z3.And([eq(x, y) for x, y in zip(a, b)]) if len(a) == len(b) else z3.BoolVal(False)
     return z3.BoolVal(bool(a == b))
 
 
