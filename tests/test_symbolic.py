@@ -402,12 +402,14 @@ def test_houdini_proves_invariants_inductive_only_together_and_takes_unchosen_on
 
 
 class Valve(Spec):
-    """`level` rises only through an open valve, and only maintenance opens it. Without
-    maintenance (a constant) `dry` holds, but alone it is not inductive: from a state with
-    the valve open it breaks. No step writes `open` then, so its initial value is a value
-    range by construction, and Houdini proves `dry` with it."""
+    """`level` rises only while the valve was last seen open, and only maintenance opens
+    it. Without maintenance (a constant) `dry` holds, but alone it is not inductive: from
+    a state where the valve was seen open it breaks. No step writes `open` then, and
+    `seen` is only ever copied from it, so both keep their initial value: value ranges by
+    construction, with which Houdini proves `dry`."""
     maintenance = Const(False, "the valve may be opened")
     open: bool = False
+    seen: bool = False
     level: Int[0, 3] = 0
 
     @action
@@ -416,8 +418,12 @@ class Valve(Spec):
         s.open = True
 
     @action
+    def look(s):
+        s.seen = s.open
+
+    @action
     def flow(s):
-        require(s.open and s.level < 3)
+        require(s.seen and s.level < 3)
         s.level += 1
 
     @invariant
@@ -430,10 +436,10 @@ def test_houdini_takes_the_values_no_step_can_change_as_lemmas():
     result = PDR(Machine(Valve), CheckOptions(), progress=said.append).check()
     assert result.properties[0].verdict.value == "holds"
     assert said[-1] == "pdr: 1 of 1 parts inductive together with 0 of 0 parts of 0 lemmas " \
-                       "and 1 value ranges (Houdini)"
+                       "and 2 value ranges (Houdini)"
     assert certify(result.properties[0].certificate, Machine(Valve)) == []
     opened = check(PDR, Machine(Valve, constants={"maintenance": True}))["dry"]
-    assert opened.verdict.value == "violated" and len(opened.trace.steps) - 1 == 2
+    assert opened.verdict.value == "violated" and len(opened.trace.steps) - 1 == 3
 
 
 class HalfTrueMirror(Mirror):

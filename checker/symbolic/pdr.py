@@ -216,26 +216,54 @@ def _milliseconds(seconds: float) -> int:
 
 
 def written_ranges(rel) -> list:
-    """Lemmas true by construction: a leaf that every step leaves unchanged or sets to a
-    constant only ever holds its initial constant or one of those. They cost Houdini
-    nothing (each is inductive alone) and pin down what the model's constants switch off
-    (an ex-leader's memory without failovers, a timer nothing arms), which the other
+    """Lemmas true by construction: a leaf that every step leaves unchanged, sets to a
+    constant or copies from another such leaf only ever holds the constants that reach
+    it, from the initial state on (a fixpoint over those copies). They cost Houdini
+    nothing (they are inductive together) and pin down what the model's constants switch
+    off (an ex-leader's memory without failovers, a timer nothing arms, a spec no one
+    edits, copied from the RayJob into the operator's memory and back), which the other
     candidates would otherwise have to hold for arbitrary values of it."""
-    leaves = {leaf.get_id() for leaf in rel.flat} | {p.get_id() for p in rel.params.values()}
+    position = {leaf.get_id(): j for j, leaf in enumerate(rel.flat)}
+    params = {p.get_id() for p in rel.params.values()}
 
-    def constant(term) -> bool:
-        return term.num_args() == 0 and term.get_id() not in leaves
+    def origins(t) -> list | None:
+        """The leaves and constants a written term takes its value from; None: computed."""
+        if t.get_id() in position:
+            return [position[t.get_id()]]
+        if t.num_args() == 0:
+            return None if t.get_id() in params else [t]
+        if z3.is_app_of(t, z3.Z3_OP_ITE):
+            then, other = origins(t.arg(1)), origins(t.arg(2))
+            return None if then is None or other is None else then + other
+        return None
 
-    ranges = []
+    sources: dict[int, list] = {}              # leaf -> constants and leaves written to it
     for j, leaf in enumerate(rel.flat):
-        first = [z3.simplify(s.next[j]) for s in rel.init]
-        written = [s.next[j] for s in rel.steps if not z3.eq(s.next[j], leaf)]
-        values = first + [z3.simplify(t) for t in written]
-        if values and all(constant(v) for v in values):
-            distinct = list({v.get_id(): v for v in values}.values())
-            ranges.append(z3.Or([leaf == v for v in distinct]))
+        written = [s.next[j] for s in rel.init]
+        written += [s.next[j] for s in rel.steps if not z3.eq(s.next[j], leaf)]
+        found = [origins(z3.simplify(t)) for t in written]
+        if all(f is not None for f in found):
+            sources[j] = [s for f in found for s in f]
+    unknown = [j for j in range(len(rel.flat)) if j not in sources]
+    while unknown:                              # what copies a leaf of unknown values
+        gone = set(unknown)
+        unknown = [j for j in sources if any(s in gone for s in sources[j] if isinstance(s, int))]
+        for j in unknown:
+            del sources[j]
+    values = {j: {} for j in sources}
+    changed = True
+    while changed:
+        changed = False
+        for j, known in values.items():
+            for s in sources[j]:
+                for v in values[s].values() if isinstance(s, int) else [s]:
+                    if v.get_id() not in known:
+                        known[v.get_id()] = v
+                        changed = True
     domains = z3.Solver()
     domains.add(rel.valid)
+    ranges = [z3.Or([rel.flat[j] == v for v in known.values()])
+              for j, known in values.items() if known]
     return [r for r in ranges if answer(domains.check, z3.Not(r)) == z3.sat]   # not implied
 
 
