@@ -224,14 +224,14 @@ def written_ranges(rel) -> list:
     edits, copied from the RayJob into the operator's memory and back), which the other
     candidates would otherwise have to hold for arbitrary values of it."""
     position = {leaf.get_id(): j for j, leaf in enumerate(rel.flat)}
-    params = {p.get_id() for p in rel.params.values()}
 
     def origins(t) -> list | None:
-        """The leaves and constants a written term takes its value from; None: computed."""
+        """The leaves and constants a written term takes its value from; None: computed
+        (or a symbol that is no leaf: a symbolic constant such as the fault budget)."""
         if t.get_id() in position:
             return [position[t.get_id()]]
         if t.num_args() == 0:
-            return None if t.get_id() in params else [t]
+            return None if t.decl().kind() == z3.Z3_OP_UNINTERPRETED else [t]
         if z3.is_app_of(t, z3.Z3_OP_ITE):
             then, other = origins(t.arg(1)), origins(t.arg(2))
             return None if then is None or other is None else then + other
