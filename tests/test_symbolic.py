@@ -349,6 +349,8 @@ def test_pdr_proves_that_no_step_fails_with_the_properties_as_lemmas_and_the_cha
     PDR(Machine(Gated), CheckOptions(), progress=said.append).check()
     assert said[1:] == ["pdr: 0 of 1 parts inductive together with 0 of 0 parts of 0 lemmas "
                         "(Houdini)",
+                        "pdr: level_stops_at_two is not inductive with the other candidates: "
+                        "rise leads out of it",
                         "pdr: 1 of 1 parts proved after a pass with 2 s per part"]
     # `bounded` holds on every step that does not fail, but a failing one is reachable
     with pytest.raises(SpecError, match=r"retry writes a value outside its variable's domain"):

@@ -98,10 +98,11 @@ class PDR(SymbolicEngine):
         initial.add(rel.valid, rel.is_initial(rel.flat))
         alive = {k: f for k, f in candidates.items()
                  if answer(initial.check, z3.Not(f)) == z3.unsat}
-        xs2 = rel.copy("next")
+        xs2, which = rel.copy("next"), z3.Int("houdini!step")
         step = z3.Solver()
-        step.add(rel.valid, rel.next(xs2), rel.rename(rel.valid, xs2))
+        step.add(rel.valid, rel.next(xs2, which), rel.rename(rel.valid, xs2))
         after = {k: rel.rename(f, xs2) for k, f in alive.items()}
+        broken_by = {}                          # a goal's part -> the step that broke it
         outcome = z3.unsat
         while alive:
             if self.seconds_left() < float("inf"):
@@ -115,6 +116,7 @@ class PDR(SymbolicEngine):
             model = step.model()
             for k in [k for k in alive if z3.is_false(model.eval(after[k], model_completion=True))]:
                 del alive[k]
+                broken_by[k] = rel.steps[model.eval(which, model_completion=True).as_long()]
             step.pop()
         proved = [p for p in parts if ("part", id(p)) in alive]
         counts = collections.Counter(kind for kind, _ in candidates)
@@ -123,6 +125,11 @@ class PDR(SymbolicEngine):
                     f"{kept['lemma']} of {counts['lemma']} parts of {len(lemmas)} lemmas"
                     + (f" and {kept['range']} value ranges" if kept["range"] else "")
                     + " (Houdini)")
+        for p in parts:                         # where to look for the lemma it lacks
+            broke = broken_by.get(("part", id(p)))
+            if broke is not None and p.goal is not None and broke.binding is not None:
+                self.report(f"pdr: {p.goal.name} is not inductive with the other candidates: "
+                            f"{broke.binding.label} leads out of it")
         if outcome != z3.unsat or not proved:
             return []
         for p in proved:
