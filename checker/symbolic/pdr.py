@@ -227,9 +227,9 @@ def written_ranges(rel) -> list:
     constant or copies from another such leaf only ever holds the constants that reach
     it, from the initial state on (a fixpoint over those copies). They cost Houdini
     nothing (they are inductive together) and pin down what the model's constants switch
-    off (an ex-leader's memory without failovers, a timer nothing arms, a spec no one
-    edits, copied from the RayJob into the operator's memory and back), which the other
-    candidates would otherwise have to hold for arbitrary values of it."""
+    off (an ex-leader's memory without failovers, a timer nothing arms), which the other
+    candidates would otherwise have to hold for arbitrary values of it. A relation
+    between leaves (an absent Option's fields hold False) is no range: not found here."""
     position = {leaf.get_id(): j for j, leaf in enumerate(rel.flat)}
 
     def origins(t) -> list | None:
