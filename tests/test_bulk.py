@@ -10,6 +10,7 @@ import enum
 
 import pytest
 
+import checker.bulk.engine
 from checker import Int, Map, Spec, action, constraint, invariant, reachable, require, terminal
 from checker.bulk.engine import BulkEngine
 from checker.bulk.layout import Unsupported
@@ -111,6 +112,19 @@ def test_constraints_terminals_witnesses_and_counterexamples_agree():
     assert bulk == interpreted
     assert bulk["verdicts"]["not_both_high"][0].value == "violated"
     assert bulk["verdicts"]["saw_green_b"][0].value == "holds"
+
+
+@pytest.mark.parametrize("spec, constants", [(TwoPhase, {"N": 4}), (Crossing, {})])
+def test_on_threads_in_small_chunks_the_bulk_engine_is_the_same_search(monkeypatch, spec, constants):
+    """Three threads, each level cut into chunks of 50 states and each chunk into three
+    slices and three parts: the first violation, deadlock and firing counts stay the
+    interpreter's."""
+    monkeypatch.setattr(checker.bulk.engine, "CHUNK", 50)
+    machine = Machine(spec, constants)
+    interpreted = observed(ExplicitEngine(machine, CheckOptions(deadlock=True)).check())
+    result = BulkEngine(machine, CheckOptions(deadlock=True, workers=3)).check()
+    assert observed(result) == interpreted
+    assert result.method.endswith("3 threads")
 
 
 def test_a_depth_limit_stops_both_at_the_same_level_with_unknown_verdicts():

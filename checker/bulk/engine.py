@@ -9,6 +9,12 @@ successors are ordered as the interpreter finds them (by the state they come fro
 by binding and choice), so each level lists its new states in the interpreter's order,
 and the first violation found is the interpreter's.
 
+On `--workers N` (N > 1) it deduplicates on N threads: a hash of each state picks one of
+N parts, the visited states are kept sorted per part, and each thread sorts and looks up
+the successors of its part (numpy's sorts and searches run without the GIL, and they are
+most of the work). Parts never share a state, so nothing is compared across threads;
+the new states of the parts are then merged back into the interpreter's order.
+
 What it does not do, it leaves to the interpreter: liveness (which needs the state
 graph), a state limit (which stops mid-level), and any state that takes a failing step
 (a spec error or a value outside its domain), which the interpreter then reports.
@@ -17,6 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import Callable
 
 import numpy as np
@@ -132,7 +139,9 @@ class BulkEngine:
         frontier = np.concatenate([self._key(c) for c in codes])
         frontier = frontier[self._holds(self.constraint, frontier)]
         parent = np.zeros(0, np.int32)
-        visited = np.sort(frontier)
+        parts = self.parts = max(1, opts.workers)
+        self.pool = ThreadPoolExecutor(parts) if parts > 1 else None
+        visited = [np.sort(frontier[_part_of(frontier, parts) == t]) for t in range(parts)]
         if not len(frontier):
             raise m.no_initial_state()
         stats.depth = 1
@@ -142,8 +151,8 @@ class BulkEngine:
                 self.levels.append(frontier)
                 self.parents.append(parent)
                 frontier, parent, seen = self._next_level(frontier, visited, fired, stats, deadline)
-                visited = _merged(visited, seen)
-                stats.distinct_states, stats.queue = len(visited), len(frontier)
+                visited = self._each_part(lambda t: _merged(visited[t], seen[t]), range(parts))
+                stats.distinct_states, stats.queue = sum(map(len, visited)), len(frontier)
                 stats.seconds = time.perf_counter() - started
                 if self.progress and stats.seconds >= next_report:
                     self.progress(stats)
@@ -160,50 +169,104 @@ class BulkEngine:
             stopped = f"time limit {opts.max_seconds:g} s reached"
         except KeyboardInterrupt:
             stopped = "interrupted (Ctrl-C)"
+        finally:
+            if self.pool:
+                self.pool.shutdown()
         stats.seconds = time.perf_counter() - started
-        stats.distinct_states = len(visited)
+        stats.distinct_states = sum(map(len, visited))
         stats.complete = stopped is None
         return RunResult(
             model=model_name, spec=m.spec_cls.__name__, engine=self.name,
             constants=dict(m.env), stats=stats,
             properties=verdicts(m, opts, self.search, self._path, self.deadlock_at, stopped, {}),
             coverage=coverage(m, fired), stopped=stopped,
-            method=f"bulk evaluation, {self.layout.words} word{'s' if self.layout.words > 1 else ''} a state")
+            method=f"bulk evaluation, {self.layout.words} word{'s' if self.layout.words > 1 else ''} "
+                   f"a state{f', {parts} threads' if parts > 1 else ''}")
 
     def _next_level(self, frontier, visited, fired, stats, deadline):
         """The states first found from `frontier`, in the interpreter's order, the index of
-        each one's parent, and the same states sorted. Chunk by chunk, so that a level's
-        successors never all sit in memory at once."""
+        each one's parent, and the same states sorted, per part (`visited` is the states
+        seen before, sorted, per part). Chunk by chunk, so that a level's successors never
+        all sit in memory at once."""
         found, parents = [], []
-        seen = np.zeros(0, self.layout.dtype)
+        seen = [np.zeros(0, self.layout.dtype) for _ in visited]
         for lo in range(0, len(frontier), CHUNK):
-            keys = frontier[lo:lo + CHUNK]
-            succ, rank = self._expand(keys, self._decide(keys, lo), fired, deadline)
+            succ, rank = self._successors(frontier[lo:lo + CHUNK], lo, fired, deadline)
             stats.transitions += len(succ)
-            src = rank // len(self.steps)
-            if self.options.deadlock and self.deadlock_at is None:
-                self.deadlock_at = self._deadlocked(keys, src, lo)
-            fresh, first = _first_unseen(succ, rank, visited, seen)
-            keep = self._holds(self.constraint, fresh)
-            fresh, first = fresh[keep], first[keep]
-            seen = _merged(seen, np.sort(fresh))
-            found.append(fresh)
-            parents.append((first // len(self.steps) + lo).astype(np.int32))
+            part = _part_of(succ, self.parts)
+
+            def new_in_part(t: int):
+                mine = part == t
+                fresh, first = _first_unseen(succ[mine], rank[mine], visited[t], seen[t])
+                keep = self._holds(self.constraint, fresh)
+                fresh, first = fresh[keep], first[keep]
+                seen[t] = _merged(seen[t], np.sort(fresh))
+                return fresh, first
+            fresh, first = zip(*self._each_part(new_in_part, range(self.parts)))
+            first = np.concatenate(first)
+            order = np.argsort(first, kind="stable")        # the parts' runs, merged
+            found.append(np.concatenate(fresh)[order])
+            parents.append((first[order] // len(self.steps) + lo).astype(np.int32))
         return np.concatenate(found), np.concatenate(parents), seen
+
+    def _each_part(self, work: Callable, items) -> list:
+        """`work(item)` for each item, in order, on the threads if there are several."""
+        if self.pool is None:
+            return [work(item) for item in items]
+        return list(self.pool.map(work, items))
+
+    def _successors(self, keys: np.ndarray, offset: int, fired: list[int], deadline: float):
+        """Every successor of `keys` (the level's states from index `offset` on) with its
+        rank (see `_expand`); the properties they decide and a deadlock among them are
+        recorded. A slice of `keys` per thread, put back together in order."""
+        width = -(-len(keys) // self.parts)
+
+        def from_slice(start: int):
+            part = keys[start:start + width]
+            enabled, firsts = self._checked(part)
+            counts = [0] * len(fired)
+            succ, rank = self._expand(part, enabled, counts, deadline)
+            stuck = self._deadlocked(part, rank // len(self.steps), offset + start) \
+                if self.options.deadlock else None
+            return start, firsts, counts, succ, rank + start * len(self.steps), stuck
+        out, ranks = [], []
+        for start, firsts, counts, succ, rank, stuck in self._each_part(
+                from_slice, range(0, len(keys), width)):
+            self._record(firsts, offset + start)
+            for i, count in enumerate(counts):
+                fired[i] += count
+            if self.deadlock_at is None:
+                self.deadlock_at = stuck
+            out.append(succ)
+            ranks.append(rank)
+        return np.concatenate(out), np.concatenate(ranks)
 
     def _decide(self, keys: np.ndarray, offset: int) -> list[np.ndarray]:
         """Check states of the level, from index `offset` on (failing steps, then the
         undecided properties); return where each step is enabled."""
+        enabled, firsts = self._checked(keys)
+        self._record(firsts, offset)
+        return enabled
+
+    def _checked(self, keys: np.ndarray) -> tuple[list[np.ndarray], dict[str, int]]:
+        """Where each step is enabled among `keys`, and the first of them deciding each
+        undecided property; raises _Fallback if one takes a failing step."""
         n, values = len(keys), self.level(keys)
         if truth(values[0], n).any():
             raise _Fallback
-        level = len(self.levels) - 1
+        firsts = {}
         for (name, _), value in zip(self.decided, values[1:]):
             if name not in self.search.found:
                 hits = np.flatnonzero(truth(value, n))
                 if len(hits):
-                    self.search.found[name] = (level, offset + int(hits[0]))
-        return [truth(v, n) for v in values[1 + len(self.decided):]]
+                    firsts[name] = int(hits[0])
+        return [truth(v, n) for v in values[1 + len(self.decided):]], firsts
+
+    def _record(self, firsts: dict[str, int], offset: int) -> None:
+        """The properties decided at the level's states `offset + index`: the first wins."""
+        level = len(self.levels) - 1
+        for name, index in firsts.items():
+            self.search.found.setdefault(name, (level, offset + index))
 
     def _expand(self, keys: np.ndarray, enabled: list[np.ndarray], fired: list[int],
                 deadline: float):
@@ -273,6 +336,12 @@ def _first_unseen(keys: np.ndarray, rank: np.ndarray, *known: np.ndarray):
             keys, rank = keys[unseen], rank[unseen]
     order = np.argsort(rank)
     return keys[order], rank[order]
+
+
+def _part_of(keys: np.ndarray, parts: int) -> np.ndarray:
+    """Each state's part: its first word, mixed (Fibonacci hashing), modulo `parts`."""
+    word = keys if keys.dtype.names is None else keys[keys.dtype.names[0]]
+    return (word * np.uint64(0x9E3779B97F4A7C15) >> np.uint64(40)) % np.uint64(parts)
 
 
 def _merged(sorted_keys: np.ndarray, more: np.ndarray) -> np.ndarray:
