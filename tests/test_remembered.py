@@ -65,6 +65,32 @@ def test_remembered_steps_are_the_steps_the_spec_takes(model):
                for st, out in zip(states, steps) for _, _, succ, changed in out)
 
 
+def test_a_process_taught_the_paths_another_learnt_replays_them_without_running_the_spec():
+    """What worker processes exchange: one machine's lessons make a second machine of the
+    same spec replay every step the first ran, with the same outcome."""
+    model = "models/rayjob/suspend_F2.toml"
+    teacher, pupil = (load_model(ROOT / model).machine() for _ in range(2))
+    teach, learn = expander(teacher), expander(pupil)
+    assert teach.lessons() == []                        # (asking starts the record)
+    previous = install_oracle(teacher.oracle)
+    try:
+        states = reachable(teacher, teach, limit=3_000)
+        taught = [steps_of(teacher, teach, st) for st in states]
+    finally:
+        install_oracle(previous)
+    lessons = teach.lessons()
+    assert lessons and teach.lessons() == []            # each path taught once
+    learn.learn(lessons)
+    previous = install_oracle(pupil.oracle)
+    try:
+        learnt = [steps_of(pupil, learn, st) for st in states]
+    finally:
+        install_oracle(previous)
+    assert learn.memory()[1] == 0                       # not one run of the spec
+    assert [[step[:3] for step in out] for out in learnt] == \
+        [[step[:3] for step in out] for out in taught]
+
+
 class Peek(Spec):
     """`bump` adds `y` through a name the analysis cannot follow: it reads `y` unseen."""
     x: Int[0, 3] = 0

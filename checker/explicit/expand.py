@@ -19,7 +19,9 @@ leaf the steps (each binding's choices, what changed and its new codes; none whe
 are disabled). A later state that agrees with a path of the tree on the variables along
 it (the dispatch's, then those the action read) replays that leaf without loading the
 state or running the spec. An action whose runs seldom recur (under one replay in ten
-after `TRIAL` runs) stops remembering.
+after `TRIAL` runs) stops remembering. Worker processes teach each other the paths they
+learn (`expand.lessons`, `expand.learn`): each would otherwise run the spec for every
+path that any worker met, and those runs are the costly part of a state.
 
 The search, its workers, traces, replay and conformance all take their steps from here.
 """
@@ -59,7 +61,7 @@ class _Action:
     reports as changed all it wrote."""
 
     __slots__ = ("name", "mask", "first", "key", "root", "paths", "hits", "misses",
-                 "remembering", "forgotten")
+                 "remembering", "forgotten", "position")
 
     def __init__(self, m, name: str, mask: int, first: list[int], remember: bool):
         self.name, self.mask, self.first, self.remembering = name, mask, first, remember
@@ -67,35 +69,43 @@ class _Action:
         self.root: dict = {}
         self.paths = self.hits = self.misses = 0
         self.forgotten: str | None = None         # why it stopped remembering
+        self.position = 0                         # among the machine's actions
 
     def forget(self, why: str) -> None:
         self.remembering, self.root, self.forgotten = False, {}, why
 
-    def remember(self, st: tuple, read: list[int], steps: tuple) -> None:
+    def remember(self, st: tuple, read: list[int], steps: tuple) -> bool:
         """Keep `steps` under the codes `st` has for the variables `read` after the
         dispatch's (in the order they were read), or give up remembering where it does
-        not pay."""
+        not pay. True if kept."""
         if self.misses == TRIAL and self.hits * 10 < self.misses:
             self.forget("its runs seldom recur")
-            return
+            return False
         if self.paths >= LIMIT:
-            return
+            return False
         self.paths += 1
         key = self.key(st)
         node, k = self.root.get(key), 0
         if node is None:
             self.root[key] = _path(st, read, 0, steps)
-            return
+            return True
         while True:
             if k >= len(read) or node[0] != read[k]:
                 self.forget("it read other variables from the same values: it depends on "
                             "something besides the state (a global, randomness, set order)")
-                return
+                return False
             child = node[1].get(st[node[0]])
             if child is None:
                 node[1][st[node[0]]] = _path(st, read, k + 1, steps)
-                return
+                return True
             node, k = child, k + 1
+
+    def recalls(self, st: tuple) -> bool:
+        """Whether a path of the tree leads to what the action does from `st`."""
+        node = self.root.get(self.key(st))
+        while node.__class__ is list:
+            node = node[1].get(st[node[0]])
+        return node is not None
 
 
 def _path(st: tuple, read: list[int], k: int, steps: tuple):
@@ -125,6 +135,11 @@ def expander(m, remember: bool = True) -> Callable[[tuple, Emit], int]:
         else:
             mask = sum(1 << k for k, other in enumerate(m.bindings) if other.name == b.name)
             actions.append(_Action(m, b.name, mask, dispatch.reads(mask), remember))
+    distinct = list(dict.fromkeys(actions))
+    for position, a in enumerate(distinct):
+        a.position = position
+    taught: list[tuple] = []                        # paths learnt since `lessons` last asked
+    teaching = False                                # (once asked: another process listens)
 
     def expand(st: tuple, emit: Emit) -> int:
         base = None                                     # the scratch holds st when set
@@ -211,17 +226,36 @@ def expander(m, remember: bool = True) -> Callable[[tuple, Emit], int]:
             emit(b.index, succ, (), changed, True)
             b.undo(sc, base)
         if remembering:
-            a.remember(st, list(dict.fromkeys(reads))[len(a.first):], tuple(taken))
+            read, steps = list(dict.fromkeys(reads))[len(a.first):], tuple(taken)
+            if a.remember(st, read, steps) and teaching:
+                taught.append((a.position, st, read,
+                               tuple((i, c, w, codes) for i, c, w, _, codes in steps)))
         return produced, base
 
     def memory() -> tuple[int, int, dict[str, str]]:
         """(replayed, run): action runs replayed and run so far; why each action that
         stopped remembering did."""
-        distinct = list(dict.fromkeys(actions))
         return (sum(a.hits for a in distinct), sum(a.misses for a in distinct),
                 {a.name: a.forgotten for a in distinct if a.forgotten})
 
-    expand.memory = memory
+    def lessons() -> list[tuple]:
+        """The paths learnt since the last call (from the first call on), picklable: for
+        `learn` in another process of the same machine."""
+        nonlocal teaching
+        teaching = True
+        out = taught[:]
+        taught.clear()
+        return out
+
+    def learn(paths: list[tuple]) -> None:
+        """Remember the paths another process's `lessons` gave, where still unknown."""
+        for position, st, read, steps in paths:
+            a = distinct[position]
+            if a.remembering and not a.recalls(st):
+                a.remember(st, read, tuple((i, c, w, m.projection(w)[1], codes)
+                                           for i, c, w, codes in steps))
+
+    expand.memory, expand.lessons, expand.learn = memory, lessons, learn
     return expand
 
 

@@ -320,7 +320,7 @@ class BreadthFirst:
         """Expand every state of `level` (new states go to `next_level`); says why the
         search must stop, or None.
 
-        `elsewhere(key, succ, parent, changed)`, when given, says whether a successor
+        `elsewhere(key, succ, parent, changed)`, when given, says whether a new successor
         belongs to another worker (and takes it): then it is not looked up here."""
         m, opts, stats, fired, steps = self.machine, self.options, self.stats, self.fired, self.steps
         expand, consider = self.expand, self.consider
@@ -344,7 +344,7 @@ class BreadthFirst:
             # the whole orbit, may be read off `succ`
             on = succ if canonical is None else canonical(succ)
             key = on if exact else fingerprint(on)
-            if (elsewhere is None or not elsewhere(key, on, here, changed)) and key not in seen:
+            if key not in seen and (elsewhere is None or not elsewhere(key, on, here, changed)):
                 consider(on, key, here, changed, loaded)
 
         for n, st in enumerate(level):
@@ -371,7 +371,7 @@ class BreadthFirst:
         return None
 
 
-PARALLEL_FROM = 1000       # a level this large goes to the worker processes (if more than one)
+PARALLEL_FROM = 4096       # a level this large goes to the worker processes (if more than one)
 PASSED = 1 << 20           # codes remembered per set of pending properties as passing them all
 
 

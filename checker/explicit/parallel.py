@@ -1,22 +1,27 @@
-"""The breadth-first search on several cores: states partitioned by fingerprint.
+"""The breadth-first search on several cores: states partitioned by a hash.
 
 Once a level is large (`explorer.PARALLEL_FROM` states), the search forks `n` worker
-processes. Worker w owns the states whose 64-bit fingerprint (under symmetry, their
-canonical form's, so that a whole orbit has one owner) is w modulo n: it keeps
-their part of the visited store and expands them. A successor owned by another worker
-is sent to it at the end of the level (this process routes the batches, unread); the
+processes. Worker w owns the states whose hash of the variables that seldom change
+(`checker.explicit.partition`; under symmetry, of their canonical form, so that a whole
+orbit has one owner) is w modulo n: it keeps their part of the visited store (and all
+of it from before the split) and expands them. A successor owned by another worker is
+sent to it at the end of the level (this process routes the batches, unread); the
 owner keeps it if new. Levels stay synchronous, so a property is decided at the same
 depth as by one process: counterexamples stay shortest, and the counts are the same.
 As with TLC's workers, the store then holds fingerprints; when the search ends the
 workers' parts are gathered here, and traces are rebuilt from them as usual.
 
 What a process pool costs: a successor crossing workers is pickled once and unpickled
-once (about 3 us and 150 bytes on RayJob); states found new are loaded and checked by
-their owner.
+once (about 3 us and 150 bytes on RayJob), its codes made the owner's own objects again
+(equal codes that are not the same object cost a deep comparison at every lookup of the
+memories of steps and properties); states found new are loaded and checked by their
+owner. And each worker would run the spec for every path of steps any worker met: so
+with the states, the workers pass on the paths they learnt (`expand.lessons`).
 """
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import multiprocessing
 import os
 import pickle
@@ -25,6 +30,7 @@ import time
 import traceback
 
 from ..errors import CheckerError, SpecError
+from . import partition
 
 
 def cores() -> int:
@@ -44,6 +50,8 @@ class Partitioned:
     def __init__(self, bfs, workers: int):
         self.bfs, self.n = bfs, workers
         self.workers: list = []              # Forked (or another transport's handles)
+        self.mask = -1                       # the variables hashed to choose the owner
+        self.before = 0                      # states stored before the split
         self.owed: list[int] = []            # replies each worker still owes
         self.sent_states = self.sent_bytes = 0
         self.expanded = [0] * workers        # states each worker expanded ...
@@ -53,10 +61,14 @@ class Partitioned:
         """Search on from `level` (the next level to expand, already admitted):
         (a deadlock state or None, why the search stopped or None)."""
         bfs, n = self.bfs, self.n
-        bfs.visited.to_fingerprints()
+        visited = bfs.visited
+        self.mask = partition.choose(bfs.machine, level, visited.seen if visited.exact else {}, n)
+        visited.to_fingerprints()
+        self.before = len(visited.seen)
+        owner = partition.owner(bfs.machine, self.mask, n)
         shares = [[] for _ in range(n)]
-        for st in level:
-            shares[bfs.visited.key(st) % n].append(st)      # its orbit's, under symmetry
+        for st in level:                                    # (its orbit's, under symmetry)
+            shares[owner(st, visited.key(st))].append(st)
         self.workers = self.start(shares)
         self.owed = [0] * n
         found_before, deadlock_before = set(bfs.search.found), bfs.deadlock_at
@@ -95,9 +107,11 @@ class Partitioned:
                 self.sent_bytes += r["bytes"]
             inboxes = [[r["out"][w] for r in replies if r["out"][w] is not None]
                        for w in range(self.n)]
-            replies = self._ask("receive", [(inbox,) for inbox in inboxes])
+            lessons = [[r["lessons"] for v, r in enumerate(replies) if v != w]
+                       for w in range(self.n)]
+            replies = self._ask("receive", list(zip(inboxes, lessons)))
             self._take(replies)
-            distinct = sum(r["distinct"] for r in replies)
+            distinct = self.before + sum(r["distinct"] for r in replies)
             stats.distinct_states = distinct
             stats.queue = sum(r["level"] for r in replies)
             if bfs.progress and time.perf_counter() >= next_report:
@@ -146,7 +160,13 @@ class Partitioned:
                 worker.stop()
 
     def describe(self) -> str:
-        return f"{self.n} worker processes"
+        return f"{self.n} worker processes{self._hashing()}"
+
+    def _hashing(self) -> str:
+        if self.mask == -1:
+            return ""
+        names = [v.name for v in self.bfs.machine.variables if self.mask >> v.index & 1]
+        return f" (owner by {', '.join(names)})"
 
     def exchanged(self) -> str:
         """What crossed between workers: the figure a cluster's network must carry."""
@@ -157,7 +177,8 @@ class Partitioned:
     def start(self, shares: list[list[tuple]]) -> list:
         """One worker per share of the level (forked processes; see ray_workers too)."""
         ctx = multiprocessing.get_context("fork")
-        return [Forked(ctx, self.bfs, w, self.n, share) for w, share in enumerate(shares)]
+        return [Forked(ctx, self.bfs, w, self.n, self.mask, share)
+                for w, share in enumerate(shares)]
 
     def _ask(self, method: str, args: list[tuple]) -> list[dict]:
         """Ask each worker, then collect the replies: they work meanwhile."""
@@ -176,6 +197,7 @@ class Partitioned:
 
 
 SENT_MEMORY = 1 << 20      # fingerprints a worker remembers having sent (then it forgets)
+OWN_CODES = 1 << 20        # codes a worker keeps as its own objects (then it starts again)
 
 
 class WorkerLost(CheckerError):
@@ -187,18 +209,21 @@ class Share:
     successors it found for others, what it found. Its methods answer the coordinator's
     questions, through whichever transport carries them (`answer`)."""
 
-    def __init__(self, bfs, me: int, n: int, level: list[tuple]):
+    def __init__(self, bfs, me: int, n: int, mask: int, level: list[tuple]):
+        """`mask`: the variables whose hash names a state's owner (-1: all of them)."""
         bfs.options = dataclasses.replace(bfs.options, max_states=None)  # the coordinator counts
         bfs.progress = None
         bfs.fired = [0] * len(bfs.fired)                        # counted from here on
-        bfs.visited.seen = {k: v for k, v in bfs.visited.seen.items() if k % n == me}
         self.bfs, self.me, self.n, self.level = bfs, me, n, level
+        self.owner = partition.owner(bfs.machine, mask, n)
+        self.before = len(bfs.visited.seen)  # the store as the split found it: all workers'
         self.outboxes: list[dict] = []
         self.sent: set[int] = set()          # recently sent: their owners have them already
+        self.codes: dict = {}                # received codes -> this process's equal object
 
     def elsewhere(self, key, succ, parent, changed) -> bool:
-        """Takes a successor another worker owns (see BreadthFirst.run_level)."""
-        owner = key % self.n
+        """Takes a new successor another worker owns (see BreadthFirst.run_level)."""
+        owner = self.owner(succ, key)
         if owner == self.me:
             return False
         if key not in self.sent:
@@ -220,26 +245,49 @@ class Share:
         out = [pickle.dumps(list(box.values()), pickle.HIGHEST_PROTOCOL) if box else None
                for box in self.outboxes]
         return {"out": out, "sent": sum(len(box) for box in self.outboxes),
+                "lessons": pickle.dumps(bfs.expand.lessons(), pickle.HIGHEST_PROTOCOL),
                 "bytes": sum(len(b) for b in out if b),
                 "expanded": len(self.level), "busy": time.perf_counter() - began,
                 "stopped": stopped, "found": self._found_since(before),
                 "transitions": bfs.stats.transitions - transitions,
                 "deadlock": bfs.deadlock_at if deadlock is None else None}
 
-    def receive(self, batches: list[bytes]) -> dict:
-        """Keep the new states among those other workers sent: the next level's share."""
+    def receive(self, batches: list[bytes], lessons: list[bytes]) -> dict:
+        """Keep the new states among those other workers sent: the next level's share;
+        and learn the steps they remembered."""
         bfs = self.bfs
         seen, before = bfs.visited.seen, set(bfs.search.found)
+        if len(self.codes) > OWN_CODES:
+            self.codes.clear()
+        own = self._own
+        for paths in lessons:
+            bfs.expand.learn([(position, own(st), read, self._own_steps(steps))
+                              for position, st, read, steps in pickle.loads(paths)])
         for batch in batches:
             for succ, key, parent, changed in pickle.loads(batch):
                 if key not in seen:
-                    bfs.consider(succ, key, parent, changed, loaded=False)
+                    bfs.consider(own(succ), key, parent, changed, loaded=False)
         self.level = bfs.take_next_level()
         return {"found": self._found_since(before), "transitions": 0, "deadlock": None,
-                "distinct": len(seen), "level": len(self.level)}
+                "distinct": len(seen) - self.before, "level": len(self.level)}
+
+    def _own(self, codes: tuple) -> tuple:
+        """`codes` made of this process's objects where it has equal ones (see the module
+        docstring)."""
+        own = self.codes.setdefault
+        return tuple([own(code, code) for code in codes])
+
+    def _own_steps(self, steps: tuple) -> tuple:
+        """A lesson's steps with this process's codes (one variable written: its code)."""
+        own = self.codes.setdefault
+        return tuple((i, c, w, self._own(codes) if w & (w - 1) else own(codes, codes))
+                     for i, c, w, codes in steps)
 
     def gather(self) -> dict:
-        return {"seen": self.bfs.visited.seen, "fired": self.bfs.fired}
+        """What this worker stored since the split, and its firing counts."""
+        seen = self.bfs.visited.seen
+        return {"seen": dict(itertools.islice(seen.items(), self.before, None)),
+                "fired": self.bfs.fired}
 
     def _found_since(self, before: set) -> dict:
         return {k: v for k, v in self.bfs.search.found.items() if k not in before}
@@ -260,10 +308,11 @@ def answer(share: Share, method: str, args: tuple) -> tuple:
 class Forked:
     """A worker process forked from this one: it starts with the search as it stands."""
 
-    def __init__(self, ctx, bfs, me: int, n: int, level: list[tuple]):
+    def __init__(self, ctx, bfs, me: int, n: int, mask: int, level: list[tuple]):
         self.me = me
         self.conn, there = ctx.Pipe()
-        self.proc = ctx.Process(target=_serve, args=(bfs, me, n, level, there), daemon=True)
+        self.proc = ctx.Process(target=_serve, args=(bfs, me, n, mask, level, there),
+                                daemon=True)
         self.proc.start()
         there.close()
 
@@ -290,10 +339,10 @@ class Forked:
             self.proc.kill()
 
 
-def _serve(bfs, me: int, n: int, level: list[tuple], conn) -> None:
+def _serve(bfs, me: int, n: int, mask: int, level: list[tuple], conn) -> None:
     """A forked worker: answer until told to stop."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)          # the parent handles Ctrl-C
-    share = Share(bfs, me, n, level)
+    share = Share(bfs, me, n, mask, level)
     while True:
         method, args = conn.recv()
         if method == "stop":

@@ -5,7 +5,7 @@ transport differs. An actor cannot be forked with the search as it stands, so it
 the spec again from the model's constants (the spec's module must be importable where
 it runs: on a local cluster this process's `sys.path` is handed to the workers; on a
 remote one, ship the project with the job's `runtime_env`) and receives its share of the
-store and of the level. A worker lost with its node ends the run `unknown`, as a dead
+store (all of it, as it stood at the split) and of the level. A worker lost with its node ends the run `unknown`, as a dead
 worker process does.
 """
 from __future__ import annotations
@@ -46,12 +46,10 @@ class RayPartitioned(Partitioned):
 
     def start(self, shares):
         bfs, n = self.bfs, self.n
-        parts = [{} for _ in range(n)]
-        for key, parent in bfs.visited.seen.items():
-            parts[key % n][key] = parent
+        seen = ray.put(bfs.visited.seen)            # the store so far: every worker's
         seconds = bfs.deadline - time.perf_counter()
         return [RayWorker(_ShareActor.options(scheduling_strategy="SPREAD").remote(
-                    bfs.machine.bound_with, bfs.options, parts[w], shares[w], w, n,
+                    bfs.machine.bound_with, bfs.options, seen, shares[w], w, n, self.mask,
                     seconds), w)
                 for w in range(n)]
 
@@ -83,7 +81,7 @@ class RayWorker:
 class _ShareActor:
     """A worker on some node of the cluster: the spec bound again, its share of the search."""
 
-    def __init__(self, bound_with, options, seen, level, me, n, seconds):
+    def __init__(self, bound_with, options, seen, level, me, n, mask, seconds):
         from .explorer import BreadthFirst, Search           # (explorer imports this lazily)
         machine = Machine(*bound_with)
         install_oracle(machine.oracle)
@@ -93,14 +91,14 @@ class _ShareActor:
         visited.seen = seen
         bfs = BreadthFirst(machine, options, search, Stats(), [0] * len(machine.all_bindings),
                            visited, None, time.perf_counter() + seconds, None)
-        self.share = Share(bfs, me, n, level)      # told the pending properties each level
+        self.share = Share(bfs, me, n, mask, level)   # told the pending properties each level
 
     def call(self, method: str, args: tuple) -> tuple:
         """As a forked worker answers, but batches for other workers travel as object
         references: the coordinator passes them on, and Ray moves the bytes from node to
         node without the coordinator's node in between."""
         if method == "receive":
-            args = (ray.get(args[0]),)
+            args = (ray.get(args[0]), *args[1:])
         reply = answer(self.share, method, args)
         if method == "expand" and reply[0] == "ok":
             reply[1]["out"] = [None if b is None else ray.put(b) for b in reply[1]["out"]]
