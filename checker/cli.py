@@ -140,8 +140,9 @@ def _not_nan(ctx, param, value):
                    "Liveness keeps them whole.")
 @click.option("--workers", type=click.IntRange(min=1),
               help="Processes for the explicit search (default: every core): a level of "
-                   "1,000 states or more is split among them by fingerprint (same counts "
-                   "and verdicts as one; liveness and --store exact run in one).")
+                   "4,096 states or more is split among them by a hash of the variables "
+                   "that seldom change (same counts and verdicts as one; liveness and "
+                   "--store exact run in one); threads for the bulk engine.")
 @click.option("--ray", "ray_address", is_flag=False, flag_value="local", metavar="[ADDRESS]",
               help="Run the workers as Ray actors, on the cluster at ADDRESS (e.g. "
                    "ray://head:10001 or auto) or, with no ADDRESS, on a local one started "

@@ -14,7 +14,7 @@ import checker.bulk.engine
 from checker import Int, Map, Spec, action, constraint, invariant, reachable, require, terminal
 from checker.bulk.engine import BulkEngine
 from checker.bulk.layout import Unsupported
-from checker.engines import run_engine
+from checker.engines import ENGINES, run_engine
 from checker.errors import DomainError, SpecError
 from checker.explicit.explorer import ExplicitEngine
 from checker.options import CheckOptions
@@ -125,6 +125,12 @@ def test_on_threads_in_small_chunks_the_bulk_engine_is_the_same_search(monkeypat
     result = BulkEngine(machine, CheckOptions(deadlock=True, workers=3)).check()
     assert observed(result) == interpreted
     assert result.method.endswith("3 threads")
+
+
+def test_ray_leaves_the_search_to_the_interpreters_workers_and_says_so():
+    engine = ENGINES["explicit"](Machine(TwoPhase, {"N": 3}), CheckOptions(ray="local"))
+    assert isinstance(engine, ExplicitEngine)
+    assert "--ray: the interpreter's workers run as Ray actors" in engine.method
 
 
 def test_a_depth_limit_stops_both_at_the_same_level_with_unknown_verdicts():

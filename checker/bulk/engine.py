@@ -77,6 +77,8 @@ class BulkEngine:
             raise Unsupported("more than one trace per property: the search goes on past the first")
         if options.symmetry:
             raise Unsupported("symmetry reduction canonicalises each state, not whole levels")
+        if options.ray:
+            raise Unsupported("--ray: the interpreter's workers run as Ray actors, not its threads")
         self.layout = Layout([shape_of(v.domain, machine.env) for v in machine.variables])
         if automatic and self.layout.words > AUTO_WORDS:
             raise Unsupported(f"a state packs into {self.layout.words} words")
