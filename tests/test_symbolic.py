@@ -31,7 +31,7 @@ from checker.symbolic.certificate import certify
 from checker.symbolic.cone import Cones
 from checker.symbolic.engine import goals
 from checker.symbolic.kind import KInduction
-from checker.symbolic.pdr import PDR
+from checker.symbolic.pdr import PDR, _step_out
 from checker.symbolic.relation import Relation
 from checker.explicit.trace import replay
 from examples.diehard import DieHard
@@ -350,11 +350,20 @@ def test_pdr_proves_that_no_step_fails_with_the_properties_as_lemmas_and_the_cha
     assert said[1:] == ["pdr: 0 of 1 parts inductive together with 0 of 0 parts of 0 lemmas "
                         "(Houdini)",
                         "pdr: level_stops_at_two is not inductive with the other candidates: "
-                        "rise leads out of it",
+                        "rise leads out of it (level: 2 → 3, open: true → false)",
                         "pdr: 1 of 1 parts proved after a pass with 2 s per part"]
     # `bounded` holds on every step that does not fail, but a failing one is reachable
     with pytest.raises(SpecError, match=r"retry writes a value outside its variable's domain"):
         check(PDR, Machine(RunawayRetries, symbolic={"limit": ">= 0"}))
+
+
+def test_a_step_out_of_a_goal_shows_its_changes_and_what_else_the_goal_reads():
+    m = Machine(Gated)
+    level, is_open, noise = (v.domain.encode for v in m.variables)
+    pre, post = (level(2), is_open(True), noise(5)), (level(3), is_open(False), noise(5))
+    reads = 0b101                                       # level and noise
+    assert _step_out(m, reads, pre, post) == "level: 2 → 3, open: true → false; with noise = 5"
+    assert _step_out(m, -1, pre, post) == "level: 2 → 3, open: true → false"
 
 
 class Mirror(Spec):

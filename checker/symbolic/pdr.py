@@ -34,6 +34,7 @@ import dataclasses
 import z3
 
 from ..lang.dsl import Kind
+from ..output.render import itf_diff, itf_text
 from .bmc import search
 from .certificate import Certificate
 from .cone import Cones, conjuncts
@@ -116,7 +117,8 @@ class PDR(SymbolicEngine):
             model = step.model()
             for k in [k for k in alive if z3.is_false(model.eval(after[k], model_completion=True))]:
                 del alive[k]
-                broken_by[k] = rel.steps[model.eval(which, model_completion=True).as_long()]
+                broken_by[k] = (rel.steps[model.eval(which, model_completion=True).as_long()],
+                                rel.decode(model, rel.flat), rel.decode(model, xs2))
             step.pop()
         proved = [p for p in parts if ("part", id(p)) in alive]
         counts = collections.Counter(kind for kind, _ in candidates)
@@ -125,11 +127,13 @@ class PDR(SymbolicEngine):
                     f"{kept['lemma']} of {counts['lemma']} parts of {len(lemmas)} lemmas"
                     + (f" and {kept['range']} value ranges" if kept["range"] else "")
                     + " (Houdini)")
+        reads = {q.name: q.reads for q in self.machine.properties}
         for p in parts:                         # where to look for the lemma it lacks
-            broke = broken_by.get(("part", id(p)))
+            broke, pre, post = broken_by.get(("part", id(p)), (None, None, None))
             if broke is not None and p.goal is not None and broke.binding is not None:
                 self.report(f"pdr: {p.goal.name} is not inductive with the other candidates: "
-                            f"{broke.binding.label} leads out of it")
+                            f"{broke.binding.label} leads out of it ("
+                            f"{_step_out(self.machine, reads.get(p.goal.name, -1), pre, post)})")
         if outcome != z3.unsat or not proved:
             return []
         for p in proved:
@@ -215,6 +219,20 @@ class PDR(SymbolicEngine):
             part.state = "reachable"
         elif not any(word in fp.reason_unknown() for word in ("canceled", "timeout")):
             part.state, part.reason = "stuck", f"Spacer gave up: {fp.reason_unknown()}"
+
+
+def _step_out(m, reads: int, pre: tuple, post: tuple) -> str:
+    """A counterexample to induction as a trace shows a step: what it changed, then what
+    else the property reads (-1: all, not listed) as it was: where the lemma it lacks
+    must say no."""
+    changed, kept = [], []
+    for v, a, b in zip(m.variables, pre, post):
+        old, new = (v.domain.to_itf(v.domain.plain(code)) for code in (a, b))
+        if a != b:
+            changed += itf_diff(v.name, old, new)
+        elif reads != -1 and reads >> v.index & 1:
+            kept.append(f"{v.name} = {itf_text(old)}")
+    return "; ".join(filter(None, [", ".join(changed), kept and "with " + ", ".join(kept)]))
 
 
 def _milliseconds(seconds: float) -> int:
