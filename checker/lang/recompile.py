@@ -5,6 +5,7 @@ transforms it, and compiles it back to run in a namespace of its choice.
 from __future__ import annotations
 
 import ast
+import functools
 import inspect
 import textwrap
 import types
@@ -12,21 +13,32 @@ import types
 
 def source_def(fn) -> tuple[ast.FunctionDef, str] | None:
     """`fn`'s def as an AST, at its file's line numbers, without decorators; None where
-    its source cannot be read."""
+    its source cannot be read. A fresh tree each call: the callers transform it."""
     if not isinstance(fn, types.FunctionType):
         return None
-    try:
-        lines, first = inspect.getsourcelines(fn)
-        filename = inspect.getsourcefile(fn)
-    except (OSError, TypeError):
+    found = _source(inspect.unwrap(fn).__code__)
+    if found is None:
         return None
-    tree = ast.parse(textwrap.dedent("".join(lines)))
-    fdef = tree.body[0]
+    text, filename = found
+    fdef = ast.parse(text).body[0]
     if not isinstance(fdef, ast.FunctionDef):
         return None
-    ast.increment_lineno(tree, first - 1)
     fdef.decorator_list = []
     return fdef, filename
+
+
+@functools.lru_cache(maxsize=None)
+def _source(code: types.CodeType) -> tuple[str, str] | None:
+    """A def's dedented text, after as many empty lines as precede it in its file (so
+    that its tree has the file's line numbers), and the file: read once per def, for
+    binding a spec reads each of its functions for several analyses, and finding a
+    def's lines tokenises its file."""
+    try:
+        lines, first = inspect.getsourcelines(code)
+        filename = inspect.getsourcefile(code)
+    except (OSError, TypeError):
+        return None
+    return "\n" * (first - 1) + textwrap.dedent("".join(lines)), filename
 
 
 def recompile(fdef: ast.FunctionDef, filename: str, namespace: dict, original) -> types.FunctionType:
