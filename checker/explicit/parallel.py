@@ -216,6 +216,9 @@ class Share:
         bfs.fired = [0] * len(bfs.fired)                        # counted from here on
         self.bfs, self.me, self.n, self.level = bfs, me, n, level
         self.owner = partition.owner(bfs.machine, mask, n)
+        # a step that changes none of the hashed variables stays here (under symmetry a
+        # canonical form may rename them: then every step asks)
+        self.moves = mask if bfs.visited.canonical is None else -1
         self.before = len(bfs.visited.seen)  # the store as the split found it: all workers'
         self.outboxes: list[dict] = []
         self.sent: set[int] = set()          # recently sent: their owners have them already
@@ -223,6 +226,8 @@ class Share:
 
     def elsewhere(self, key, succ, parent, changed) -> bool:
         """Takes a new successor another worker owns (see BreadthFirst.run_level)."""
+        if not changed & self.moves:
+            return False
         owner = self.owner(succ, key)
         if owner == self.me:
             return False
