@@ -46,7 +46,7 @@ class ApiServer(InformerCache):
         NotFound. Removing the last finalizer of a deleted object removes it."""
         if s.objects[r] is None or not s.fresh[r]:
             return False
-        s._write(r, None if obj.deleting and not obj.finalizer else obj, own=True)
+        s._store(r, obj)
         return True
 
     def _patch(s, r, **fields) -> bool:
@@ -54,8 +54,13 @@ class ApiServer(InformerCache):
         version is stored (no 409); False is NotFound."""
         if s.objects[r] is None:
             return False
-        s._write(r, s.objects[r]._replace(**fields), own=True)
+        s._store(r, s.objects[r]._replace(**fields))
         return True
+
+    def _store(s, r, obj):
+        """The operator's applied write: removing the last finalizer of a deleted object
+        removes the object, by update or by patch alike."""
+        s._write(r, None if obj.deleting and not obj.finalizer else obj, own=True)
 
     def _delete(s, r) -> bool:
         """DELETE (background propagation): False is NotFound."""
