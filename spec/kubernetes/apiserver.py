@@ -12,7 +12,7 @@ informer cache gets a new version (cache.py) and the controller's key is queued 
   `NotFound` if it is gone (API conventions, "Concurrency Control and Consistency").
 * Patch without a resourceVersion: applied to the stored version, never a 409.
 * Delete: an object with finalizers only gets a deletionTimestamp; it is removed when an
-  update removes the last finalizer ("Finalizers",
+  update or a patch removes the last finalizer ("Finalizers",
   https://kubernetes.io/docs/concepts/overview/working-with-objects/finalizers/).
 * Garbage collection: an object whose owner is gone is deleted in the background
   ("Garbage Collection", owner references and background cascading deletion,
