@@ -169,7 +169,9 @@ class JobController(kubernetes_state(Ref, Obj, Pc), Kubernetes):
         return running < min(PARALLELISM, COMPLETIONS - s.m.succeeded - len(s.m.uncounted_ok))
 
     def _draw_name(s):
-        """A generated name: the lowest name never used stands for a fresh random one."""
+        """generateName: the API server picks the name and never gives a UID twice, so the
+        lowest name never created (the library's count of applied creates) stands for
+        the fresh one."""
         for p in PODS:
             if s.creates[p] == 0:
                 return p
@@ -178,8 +180,8 @@ class JobController(kubernetes_state(Ref, Obj, Pc), Kubernetes):
 
     def _release_next(s):
         """flushUncountedAndRemoveFinalizers: after the new uncounted UIDs are written
-        (RECORD, step 1), remove the finalizer of each recorded pod (removeTrackingFinalizerFromPods);
-        then step 3."""
+        (RECORD, step 1), remove the finalizer of each recorded pod
+        (removeTrackingFinalizerFromPods); then step 3."""
         if s.m_release:
             s.m_pod = min(s.m_release, key=PODS.index)
             s.m_release -= {s.m_pod}
@@ -241,12 +243,15 @@ class JobController(kubernetes_state(Ref, Obj, Pc), Kubernetes):
 
     # ------------------------------------------------------------ the calls
     def _call(s) -> bool:
+        """A pod is created with the finalizer and a controller ownerReference; a
+        finalizer goes by removeTrackingFinalizerPatch (no resourceVersion), NotFound
+        counting as removed."""
         pc = s.pc
         if pc is Pc.CREATE_POD:
             return s._create(s.m_pod, Obj(finalizer=True, owner=Ref.JOB))
         if pc in (Pc.RECORD, Pc.FLUSH):
             return s._update_status()
-        gone = s.objects[s.m_pod] is None      # NotFound counts as removed
+        gone = s.objects[s.m_pod] is None
         return s._patch(s.m_pod, finalizer=False) or gone
 
     def _update_status(s) -> bool:
@@ -262,7 +267,8 @@ class JobController(kubernetes_state(Ref, Obj, Pc), Kubernetes):
 
     def _after(s, ok: bool):
         """An error ends the sync (the key is requeued), as a failed or timed-out write
-        does (the library's `_write_failed`); otherwise the next call."""
+        does (the library's `_write_failed`): a UID leaves the uncounted lists only once
+        its pod's patch succeeded (#104666); otherwise the next call."""
         pc = s.pc
         if not ok:
             s._end(Result.ERROR)

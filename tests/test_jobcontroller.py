@@ -85,6 +85,7 @@ class PatchProbe(JobController):
 
     @reachable
     def w_deleting_pod(s):
+        """A pod holding the finalizer gets a deletionTimestamp."""
         return any(s.deleting(p) for p in PODS)
 
 
@@ -116,14 +117,17 @@ class MemoryProbe(JobController):
 
     @reachable
     def w_expectations_outlive_a_reconcile(s):
+        """Between two reconciles the controller still expects a finalizer removal."""
         return s.pc is Pc.IDLE and bool(s.expect_released)
 
     @reachable
     def w_crash_with_expectations(s):
+        """A crash strikes while an expectation is held."""
         return s.crashed_with_expectations
 
     @invariant
     def a_crash_clears_expectations(s):
+        """After a crash the controller expects nothing."""
         return not s.kept_expectations
 
 
