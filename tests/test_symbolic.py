@@ -1028,6 +1028,33 @@ class AgedCounters(Spec):
         s._bump(s.creates, s._current())
 
 
+class Tagged(NamedTuple):
+    tags: Set[Color] = frozenset()
+
+
+class TaggedRecord(Spec):
+    """A helper run with a record holding a set in the state (the Job controller's Job
+    status): the merged call's memo keys the state, set included."""
+    rec: Tagged = Tagged()
+
+    def _tag(s, c: Color):
+        s.rec = s.rec._replace(tags=s.rec.tags | {c})
+
+    @action
+    def tag(s, c: Color):
+        require(c not in s.rec.tags)
+        s._tag(c)
+
+
+def test_a_helper_called_with_a_record_holding_a_set_reads_symbolically():
+    m = Machine(TaggedRecord)
+    rel = Relation(m)
+    assert rel.failures == [] and {s.binding.name for s in rel.steps} == {
+        b.name for b in m.bindings}
+    for st in _sampled(m, 50, 10):
+        assert _successors(rel, st) == {s for _, _, s in m.successors(st)}
+
+
 def test_a_read_at_a_symbolic_key_is_the_value_stored_there():
     m = Machine(AgedCounters)
     rel = Relation(m)
