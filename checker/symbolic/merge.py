@@ -238,6 +238,8 @@ def _key(x):
         return (type(x), *(_key(getattr(x, n)) for n in type(x).__slots__))
     if isinstance(x, SSeq):
         return (SSeq, _key(x.length), *map(_key, x.slots))
+    if isinstance(x, SSet):             # a set field of a record (state sets are frozen)
+        return (SSet, *((e, _key(b)) for e, b in x.members()))
     if isinstance(x, dict):
         return (type(x), *((k, _key(v)) for k, v in x.items()))
     if isinstance(x, (tuple, list)):

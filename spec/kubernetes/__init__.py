@@ -12,6 +12,7 @@ A controller's spec declares its objects and program counter, gets the variables
                    create, identity kept
 
 The tutorial (docs/tutorial-controller.md) builds `examples/childcontroller.py` on it;
+docs/jobcontroller.md the Kubernetes Job controller's pod tracking (`examples/jobcontroller.py`);
 docs/kubernetes.md maps each piece to the Kubernetes behaviour it follows and to the
 RayJob spec.
 """

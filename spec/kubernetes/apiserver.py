@@ -12,7 +12,7 @@ informer cache gets a new version (cache.py) and the controller's key is queued 
   `NotFound` if it is gone (API conventions, "Concurrency Control and Consistency").
 * Patch without a resourceVersion: applied to the stored version, never a 409.
 * Delete: an object with finalizers only gets a deletionTimestamp; it is removed when an
-  update removes the last finalizer ("Finalizers",
+  update or a patch removes the last finalizer ("Finalizers",
   https://kubernetes.io/docs/concepts/overview/working-with-objects/finalizers/).
 * Garbage collection: an object whose owner is gone is deleted in the background
   ("Garbage Collection", owner references and background cascading deletion,
@@ -46,7 +46,7 @@ class ApiServer(InformerCache):
         NotFound. Removing the last finalizer of a deleted object removes it."""
         if s.objects[r] is None or not s.fresh[r]:
             return False
-        s._write(r, None if obj.deleting and not obj.finalizer else obj, own=True)
+        s._store(r, obj)
         return True
 
     def _patch(s, r, **fields) -> bool:
@@ -54,8 +54,13 @@ class ApiServer(InformerCache):
         version is stored (no 409); False is NotFound."""
         if s.objects[r] is None:
             return False
-        s._write(r, s.objects[r]._replace(**fields), own=True)
+        s._store(r, s.objects[r]._replace(**fields))
         return True
+
+    def _store(s, r, obj):
+        """The operator's applied write: removing the last finalizer of a deleted object
+        removes the object, by update or by patch alike."""
+        s._write(r, None if obj.deleting and not obj.finalizer else obj, own=True)
 
     def _delete(s, r) -> bool:
         """DELETE (background propagation): False is NotFound."""

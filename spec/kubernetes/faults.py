@@ -12,6 +12,7 @@ A counterexample found with budget F needs at most F faults; faults are never fa
   operator sees an error and returns, the rest of its computation never happens
   (client-go surfaces a timeout, the write may have happened:
   https://kubernetes.io/docs/reference/using-api/api-concepts/#resource-versions).
+  A controller that goes on after a failed write says so in `_write_failed`.
 * `stale` (cache.py): the informer cache withholds the newest versions of an object.
 * `user_delete`: a user deletes one of the objects in `USER_DELETES` (`kubectl delete`).
 """
@@ -36,6 +37,7 @@ class Faults(ApiServer, OperatorProcess):
         require(s.budget > 0 and s.pc is not s.Pc.IDLE)
         s.budget -= 1
         s._forget()
+        s._forget_process_memory()
         s._resync()
         s.queued = True
 
@@ -44,7 +46,7 @@ class Faults(ApiServer, OperatorProcess):
         """The pending write is not applied; the reconcile returns the error."""
         require(s.budget > 0 and s.pc in s.WRITES)
         s.budget -= 1
-        s._end(Result.ERROR)
+        s._write_failed()
 
     @fault(group="write_lost")
     def write_lost(s):
@@ -52,6 +54,10 @@ class Faults(ApiServer, OperatorProcess):
         require(s.budget > 0 and s.pc in s.WRITES)
         require(s._call())                    # applied (a 409 or AlreadyExists: no change)
         s.budget -= 1
+        s._write_failed()
+
+    def _write_failed(s):
+        """What the reconcile does with an error from its pending write: it returns it."""
         s._end(Result.ERROR)
 
     @fault(group="user_delete")

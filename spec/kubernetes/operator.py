@@ -15,7 +15,10 @@ the cache and sets `pc` to its first API call (or ends); `_call` performs the ca
 call (or the end). So every call is a crash point, and a fault can strike between the
 call reaching the API server and its response reaching the operator (faults.py). The
 controller also lists its write calls in `WRITES` and clears its own memory variables
-in `_forget_memory`.
+in `_forget_memory` (a reconcile's memory: gone at its end) and `_forget_process_memory`
+(what the process keeps from one reconcile to the next, such as the expectations of
+kube-controller-manager's controllers, pkg/controller/controller_utils.go: gone only
+when the process dies).
 
 Fairness: a queued key is reconciled (weakly fair), and a started reconcile runs to its
 return (each call weakly fair); a crash in between is a fault.
@@ -39,6 +42,10 @@ class OperatorProcess(Spec):
 
     def _forget_memory(s):
         """The controller's own memory variables back to their defaults (none here)."""
+
+    def _forget_process_memory(s):
+        """The memory the controller keeps across reconciles back to its defaults (none
+        here): a crash only."""
 
     @action(group="reconcile", fair="weak", calls="informer cache")
     def op_start(s):
