@@ -249,9 +249,9 @@ class Share:
         stopped = bfs.run_level(self.level, 0.0, self.elsewhere)
         out = [pickle.dumps(list(box.values()), pickle.HIGHEST_PROTOCOL) if box else None
                for box in self.outboxes]
-        return {"out": out, "sent": sum(len(box) for box in self.outboxes),
-                "lessons": pickle.dumps(bfs.expand.lessons(), pickle.HIGHEST_PROTOCOL),
-                "bytes": sum(len(b) for b in out if b),
+        lessons = pickle.dumps(bfs.expand.lessons(), pickle.HIGHEST_PROTOCOL)
+        return {"out": out, "sent": sum(len(box) for box in self.outboxes), "lessons": lessons,
+                "bytes": sum(len(b) for b in out if b) + len(lessons) * (self.n - 1),
                 "expanded": len(self.level), "busy": time.perf_counter() - began,
                 "stopped": stopped, "found": self._found_since(before),
                 "transitions": bfs.stats.transitions - transitions,
