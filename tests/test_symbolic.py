@@ -370,6 +370,9 @@ def test_a_step_out_of_a_goal_shows_its_changes_and_what_else_the_goal_reads():
     reads = 0b101                                       # level and noise
     assert _step_out(m, reads, pre, post) == "level: 2 → 3, open: true → false; with noise = 5"
     assert _step_out(m, -1, pre, post) == "level: 2 → 3, open: true → false"
+    # Houdini's state may hold a value outside a domain (nothing says it may not)
+    assert _step_out(m, reads, [None, *pre[1:]], post) == \
+        "level: (outside its domain) → 3, open: true → false; with noise = 5"
 
 
 class Mirror(Spec):

@@ -33,6 +33,7 @@ import dataclasses
 
 import z3
 
+from ..lang.domains import OutOfDomain
 from ..lang.dsl import Kind
 from ..output.render import itf_diff, itf_text
 from .bmc import search
@@ -118,7 +119,7 @@ class PDR(SymbolicEngine):
             for k in [k for k in alive if z3.is_false(model.eval(after[k], model_completion=True))]:
                 del alive[k]
                 broken_by[k] = (rel.steps[model.eval(which, model_completion=True).as_long()],
-                                rel.decode(model, rel.flat), rel.decode(model, xs2))
+                                _codes(rel, model, rel.flat), _codes(rel, model, xs2))
             step.pop()
         proved = [p for p in parts if ("part", id(p)) in alive]
         counts = collections.Counter(kind for kind, _ in candidates)
@@ -221,13 +222,29 @@ class PDR(SymbolicEngine):
             part.state, part.reason = "stuck", f"Spacer gave up: {fp.reason_unknown()}"
 
 
-def _step_out(m, reads: int, pre: tuple, post: tuple) -> str:
+def _codes(rel, model, xs) -> list:
+    """Each variable's code in `model`; None where the model holds a value outside the
+    variable's domain (Houdini's states are only as valid as its candidates say)."""
+    values = rel.split([model.eval(x, model_completion=True) for x in xs])
+    codes = []
+    for v, shape, part in zip(rel.machine.variables, rel.shapes, values):
+        try:
+            codes.append(v.domain.encode(shape.decode(part)))
+        except (OutOfDomain, IndexError):     # (an enum's index past its members)
+            codes.append(None)
+    return codes
+
+
+def _step_out(m, reads: int, pre: list, post: list) -> str:
     """A counterexample to induction as a trace shows a step: what it changed, then what
     else the property reads (-1: all, not listed) as it was: where the lemma it lacks
-    must say no."""
+    must say no. A value outside its domain (None) shows as such."""
+    def shown(v, code):
+        return {"#unserializable": "(outside its domain)"} if code is None else \
+            v.domain.to_itf(v.domain.plain(code))
     changed, kept = [], []
     for v, a, b in zip(m.variables, pre, post):
-        old, new = (v.domain.to_itf(v.domain.plain(code)) for code in (a, b))
+        old, new = shown(v, a), shown(v, b)
         if a != b:
             changed += itf_diff(v.name, old, new)
         elif reads != -1 and reads >> v.index & 1:
