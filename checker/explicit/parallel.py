@@ -9,7 +9,9 @@ sent to it at the end of the level (this process routes the batches, unread); th
 owner keeps it if new. Levels stay synchronous, so a property is decided at the same
 depth as by one process: counterexamples stay shortest, and the counts are the same.
 As with TLC's workers, the store then holds fingerprints; when the search ends the
-workers' parts are gathered here, and traces are rebuilt from them as usual.
+workers' parts stay with them: only the entries on the paths to what was found are
+brought here (a worker walks back through its part, and through the store before the
+split, which it holds too), and traces are rebuilt from them as usual.
 
 What a process pool costs: a successor crossing workers is pickled once and unpickled
 once (about 3 us and 150 bytes on RayJob), its codes made the owner's own objects again
@@ -21,7 +23,6 @@ with the states, the workers pass on the paths they learnt (`expand.lessons`).
 from __future__ import annotations
 
 import dataclasses
-import itertools
 import multiprocessing
 import os
 import pickle
@@ -141,23 +142,39 @@ class Partitioned:
         bfs.keep_pending(lambda p: p.name not in found)
 
     def _gather(self) -> None:
-        """Each live worker's part of the store and its firing counts, then stop them."""
+        """Each live worker's firing counts and the size of its part of the store, the
+        paths to what was found, then stop them."""
         bfs = self.bfs
         try:
-            for w, worker in enumerate(self.workers):
-                if not worker.alive():
-                    continue
+            live = [w for w, worker in enumerate(self.workers) if worker.alive()]
+            for w in live:
                 while self.owed[w]:                  # an answer to a question no longer asked
                     self._receive(w)
-                worker.send("gather")
-                self.owed[w] += 1
-                part = self._receive(w)
-                bfs.visited.seen.update(part["seen"])
+            for part in self._ask("gather", [()] * self.n, live):
+                bfs.visited.kept_apart += part["stored"]
                 for i, count in enumerate(part["fired"]):
                     bfs.fired[i] += count
+            self._fetch_paths(live)
         finally:
             for worker in self.workers:
                 worker.stop()
+
+    def _fetch_paths(self, live: list[int]) -> None:
+        """The store's entries from each state found back to an initial state: each worker
+        walks back as far as its part (and the store before the split) goes."""
+        visited, bfs = self.bfs.visited, self.bfs
+        ends = [*bfs.search.found.values(), bfs.deadlock_at]
+        wanted = {visited.key(st) for st in ends if st is not None}
+        here = len(visited.seen)
+        while wanted := {k for k in wanted if k is not None and k not in visited.seen}:
+            entries = {}
+            for part in self._ask("paths", [(wanted,)] * self.n, live):
+                entries.update(part)
+            if not wanted <= entries.keys():
+                raise WorkerLost("a trace runs through a worker that is gone")
+            visited.seen.update(entries)
+            wanted = set(entries.values())
+        visited.kept_apart -= len(visited.seen) - here        # now here, counted once
 
     def describe(self) -> str:
         return f"{self.n} worker processes{self._hashing()}"
@@ -180,12 +197,14 @@ class Partitioned:
         return [Forked(ctx, self.bfs, w, self.n, self.mask, share)
                 for w, share in enumerate(shares)]
 
-    def _ask(self, method: str, args: list[tuple]) -> list[dict]:
-        """Ask each worker, then collect the replies: they work meanwhile."""
-        for w, worker in enumerate(self.workers):
-            worker.send(method, *args[w])
+    def _ask(self, method: str, args: list[tuple], which: list[int] | None = None) -> list[dict]:
+        """Ask each worker (or those in `which`), then collect the replies: they work
+        meanwhile."""
+        which = range(self.n) if which is None else which
+        for w in which:
+            self.workers[w].send(method, *args[w])
             self.owed[w] += 1
-        return [self._receive(w) for w in range(self.n)]
+        return [self._receive(w) for w in which]
 
     def _receive(self, w: int) -> dict:
         reply = self.workers[w].receive()
@@ -289,10 +308,17 @@ class Share:
                      for i, c, w, codes in steps)
 
     def gather(self) -> dict:
-        """What this worker stored since the split, and its firing counts."""
-        seen = self.bfs.visited.seen
-        return {"seen": dict(itertools.islice(seen.items(), self.before, None)),
-                "fired": self.bfs.fired}
+        """How many states this worker stored since the split, and its firing counts."""
+        return {"stored": len(self.bfs.visited.seen) - self.before, "fired": self.bfs.fired}
+
+    def paths(self, keys: set) -> dict:
+        """The store's entries from each of `keys` back as far as this worker knows them."""
+        seen, entries = self.bfs.visited.seen, {}
+        for k in keys:
+            while k in seen and k not in entries:
+                parent = entries[k] = seen[k]
+                k = parent
+        return entries
 
     def _found_since(self, before: set) -> dict:
         return {k: v for k, v in self.bfs.search.found.items() if k not in before}

@@ -36,9 +36,10 @@ class Visited:
         self.exact = mode != "fingerprint"
         self.canonical = canonical
         self.seen: dict = {}
+        self.kept_apart = 0              # states stored by workers, not brought back here
 
     def __len__(self) -> int:
-        return len(self.seen)
+        return len(self.seen) + self.kept_apart
 
     def key(self, st: tuple):
         if self.canonical is not None:
@@ -91,7 +92,7 @@ class Visited:
         `generated`; None while exact."""
         if self.exact:
             return None
-        n = len(self.seen)
+        n = len(self)
         return n * max(0, generated - n) / 2.0 ** 64
 
     def describe(self, generated: int) -> str | None:
