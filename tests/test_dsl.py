@@ -1,13 +1,14 @@
 """DSL semantics: domains, guards, parameters, choose, initial states, errors."""
 
 import enum
+import inspect
 from typing import NamedTuple
 
 import pytest
 
-from checker import (Const, DomainError, Int, Map, Option, Set, Spec, SpecError, action,
+from checker import (Const, DomainError, GroupOn, Int, Map, Option, Set, Spec, SpecError, action,
                      choose, constraint, enabled, initial, invariant, reachable, require,
-                     step_invariant, terminal)
+                     step_invariant, terminal, fault)
 from checker.explicit.machine import Machine
 from checker.engines import run_engine
 from checker.options import CheckOptions
@@ -339,6 +340,46 @@ def test_groups_switch_actions_off_and_unknown_groups_are_refused():
     assert "reset" not in {b.name for b in Machine(Faulty, groups={"crash": False}).bindings}
     with pytest.raises(BindError, match="unknown action group 'crsh'"):
         Machine(Faulty, groups={"crsh": False})
+
+
+class Tamper(Spec):
+    """A branch that only the `tamper` fault can make taken, left out with it off."""
+    tamperable = GroupOn("tamper")
+    n: Int[0, 3] = 0
+    broken: bool = False
+
+    @fault(group="tamper")
+    def tamper(s):
+        s.broken = True
+
+    @action
+    def step(s):
+        s.n = 3 if s.tamperable and s.broken else min(s.n + 1, 2)
+
+    @invariant
+    def below_three(s):
+        return s.n < 3
+
+
+def test_group_on_is_the_groups_switch_for_every_engine():
+    on = Machine(Tamper, groups={"tamper": True})
+    assert (on.switches, Machine(Tamper).switches) == ({"tamperable": True}, {"tamperable": False})
+    result = run_engine("explicit", on, CheckOptions())
+    assert verdicts(result) == {"below_three": "violated"}
+    assert [s.action for s in result.properties[0].trace.steps[1:]] == ["tamper", "step"]
+    for engine in ("explicit", "kind"):
+        # with the group off the branch is gone: 1-induction holds although `broken` is free
+        assert verdicts(run_engine(engine, Machine(Tamper), CheckOptions())) == \
+            {"below_three": "holds"}, engine
+
+
+def test_group_on_names_a_group_of_the_spec():
+    class Typo(Tamper):
+        tamperable = GroupOn("tampre")
+
+    with pytest.raises(SpecError, match="no action group 'tampre'") as e:
+        Machine(Typo)
+    assert e.value.where.endswith(f"test_dsl.py:{inspect.getsourcelines(Typo)[1] + 1}")
 
 
 def test_constant_values_are_checked():

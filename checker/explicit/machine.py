@@ -112,7 +112,7 @@ class Machine(BoundSpec):
     def _generate_codecs(self):
         names = [v.name for v in self.variables]
         self.state_cls = type(f"{self.spec_cls.__name__}State", (self.spec_cls,),
-                              {"__slots__": tuple(names) + ("_undo", "_changed"), **self.env,
+                              {"__slots__": tuple(names) + ("_undo", "_changed"), **self.env, **self.switches,
                                "__checker_enabled__": Enabled(self)})
         ns: dict[str, Any] = {"CACHE": DECODE_CACHE}
         load = []

@@ -14,7 +14,7 @@ import itertools
 from typing import Any, Callable
 
 from ..errors import SPEC_FAILURES, DomainError, SpecError, where_defined
-from .domains import (Const, Domain, Fill, GhostDomain, IntRange, OutOfDomain, as_domain,
+from .domains import (Const, Domain, Fill, GhostDomain, GroupOn, IntRange, OutOfDomain, as_domain,
                       as_scalar, resolve_value)
 from .model_values import read_value
 from .dsl import FAIRNESS, Kind, Role, Spec, spec_members
@@ -126,6 +126,7 @@ class BoundSpec:
         roles = {n: (m, m.__checker_role__) for n, m in members.items()
                  if callable(m) and isinstance(getattr(m, "__checker_role__", None), Role)}
         self.groups = self._bind_groups(roles, groups or {})
+        self.switches = self._bind_switches(members)
         self.properties = [self._property(n, r.kind, m, members) for n, (m, r) in roles.items()
                            if r.kind in PROPERTY_KINDS] + \
                           [_on_steps(n, m) for n, (m, r) in roles.items() if r.kind == Kind.STEP_INVARIANT]
@@ -219,6 +220,18 @@ class BoundSpec:
                 raise BindError(name, f"group {name}: expected true or false, got {on!r}")
         faulty = {r.group for _, r in roles.values() if r.group and r.kind == Kind.FAULT}
         return {g: given.get(g, g not in faulty) for g in sorted(declared)}
+
+    def _bind_switches(self, members) -> dict[str, bool]:
+        """Each `GroupOn` member: whether the model switches its group on."""
+        switches = {}
+        for name, g in members.items():
+            if isinstance(g, GroupOn) and g.name == name:
+                if g.group not in self.groups:
+                    known = ", ".join(self.groups) or "none"
+                    raise SpecError(f"{name} = {g!r}: no action group {g.group!r} (the spec's "
+                                    f"groups: {known})", g.where)
+                switches[name] = self.groups[g.group]
+        return switches
 
     def _bind_fairness(self, given):
         """Apply the model's fairness overrides; faults are never fair. "weak" or "strong"
@@ -348,7 +361,7 @@ class BoundSpec:
             raise _ReadsState
         return type(f"{self.spec_cls.__name__}Probe", (self.spec_cls,),
                     {**{v.name: property(reads) for v in self.variables}, **self.env,
-                     "__slots__": ()})
+                     **self.switches, "__slots__": ()})
 
     def plain(self, st) -> dict[str, Any]:
         """Variable name -> immutable Python value, for traces and display."""

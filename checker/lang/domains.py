@@ -105,6 +105,26 @@ class Const(Expr):
         return value
 
 
+class GroupOn:
+    """`editable = GroupOn("user_edit")`: whether the model switches that action group on,
+    as a constant (`s.editable` is True or False). A branch that only a group's action
+    can make taken is then left out where the group is off, by every engine: a symbolic
+    engine's states need not rule it out with a lemma."""
+
+    def __init__(self, group: str):
+        if not isinstance(group, str):
+            raise TypeError(f"GroupOn({group!r}): name an action group, a string")
+        self.group, self.name = group, "?"
+        caller = sys._getframe(1)
+        self.where = f"{caller.f_code.co_filename}:{caller.f_lineno}"
+
+    def __set_name__(self, owner, name):
+        self.name = name
+
+    def __repr__(self):
+        return f"GroupOn({self.group!r})"
+
+
 def resolve_value(x, env):
     return x.evaluate(env) if isinstance(x, Expr) else x
 

@@ -102,7 +102,7 @@ class Relation:
         members = {n: _merged(self.compiler.member(v)) for n, v in spec_members(spec).items()
                    if not n.startswith("__") and n not in names}
         return type(f"{spec.__name__}Symbolic", (spec,),
-                    {**members, **self.env, "__slots__": tuple(names),
+                    {**members, **self.env, **self.machine.switches, "__slots__": tuple(names),
                      "__checker_enabled__": self._enabled})
 
     def view(self, leaves_per_var=None):

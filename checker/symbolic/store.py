@@ -209,6 +209,7 @@ def key_of(machine) -> str:
                 "spec": f"{machine.spec_cls.__module__}:{machine.spec_cls.__qualname__}",
                 "constants": {k: repr(v) for k, v in machine.env.items()},
                 "symbolic": {k: str(r) for k, r in machine.symbolic.items()},
+                "switches": machine.switches,
                 "bindings": [b.label for b in machine.bindings]}
     digest.update(json.dumps(settings, sort_keys=True).encode())
     return digest.hexdigest()

@@ -56,10 +56,11 @@ class Operator(RayJobState):
             getattr(s, BRANCH[h.phase])()
 
     def _may_be_invalid(s) -> bool:
-        """Only a user's edit makes the spec invalid, and it spends budget: with none the
-        check is left out, which spares the symbolic engines (the no-fault proofs) a
-        branch in every reconcile."""
-        return s.F > 0
+        """Only a user's edit makes the spec invalid, and it spends budget: without the
+        `user_edit` group or a budget the check is left out, which spares the symbolic
+        engines a branch in every reconcile, and the proofs a lemma saying the spec stays
+        valid."""
+        return s.editable and s.F > 0
 
     def _validation_failed(s):
         """validateRayJob failed (C:145-162): ValidationFailed in memory, written only if
