@@ -7,7 +7,8 @@ A controller's spec declares its objects and program counter, gets the variables
     apiserver.py   create / update / delete with AlreadyExists, 409, finalizers; the GC
     cache.py       the informer cache with lag L; the `stale` fault
     operator.py    one worker, a work queue, a reconcile as a sequence of API calls
-    faults.py      crash, failed write, lost response, user deletion; the budget F
+    faults.py      crash, outage, failed write, lost response, user deletion; the budget F
+    failover.py    leader-election failover: a paused ex-leader resumes with its own memory
     properties.py  ready-made properties: no orphans, no stuck finalizer, at most one
                    create, identity kept
 
@@ -18,15 +19,16 @@ RayJob spec.
 """
 from .apiserver import ApiServer
 from .cache import InformerCache
+from .failover import Failover
 from .faults import Faults
 from .operator import OperatorProcess
 from .properties import ReadyMadeProperties
 from .state import CacheSt, Result, kubernetes_state
 
 
-class Kubernetes(Faults, ReadyMadeProperties):
+class Kubernetes(Failover, ReadyMadeProperties):
     """Every actor of the library in one mixin (after `kubernetes_state(...)` in the bases)."""
 
 
-__all__ = ["ApiServer", "CacheSt", "Faults", "InformerCache", "Kubernetes",
+__all__ = ["ApiServer", "CacheSt", "Failover", "Faults", "InformerCache", "Kubernetes",
            "OperatorProcess", "ReadyMadeProperties", "Result", "kubernetes_state"]
