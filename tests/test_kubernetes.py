@@ -13,7 +13,7 @@ import shlex
 import pytest
 from click.testing import CliRunner
 
-from checker import Ghost, Int, fault, invariant, reachable, require
+from checker import Ghost, Int, action, fault, invariant, reachable, require
 from checker.cli import main
 from checker.model import load_model
 from checker.explicit.explorer import ExplicitEngine
@@ -354,3 +354,36 @@ def test_at_most_one_create_per_name_is_checked_per_generation(spec_cls, F, refu
     second child within one attempt still is."""
     result = run(spec_cls, L=0, F=F, groups=GENERATION_FAULTS)
     assert {n for n, v in verdicts(result).items() if v == "violated"} == refuted
+
+
+# ------------------------------------------------------------ views
+class ChildrenReportReady(ChildController):
+    """Each child's own controller marks it ready in its status, a field the parent's
+    controller never reads."""
+    @action(group="child_status")
+    def child_becomes_ready(s, r: Ref):
+        child = s.objects[r]
+        require(r in (Ref.CHILD_A, Ref.CHILD_B) and child is not None and not child.ready)
+        s._write(r, child._replace(ready=True))
+
+
+class ViewIgnoresChildStatus(ChildrenReportReady):
+    def _view(s, r, obj):
+        """The parent's controller reads a child's metadata, not its status."""
+        return obj if obj is None or r is Ref.PARENT else obj._replace(ready=False)
+
+
+@pytest.mark.parametrize("L", [1, 2])
+def test_a_write_outside_the_view_is_no_new_cache_version(L):
+    """Fewer states, the same verdicts: a child's status write is no new version of its
+    cache, and the versions kept hold only the view."""
+    every, viewed = run(ChildrenReportReady, L=L), run(ViewIgnoresChildStatus, L=L)
+    assert verdicts(viewed) == verdicts(every)
+    assert viewed.stats.distinct_states < every.stats.distinct_states
+
+
+def test_a_view_changes_nothing_where_only_viewed_fields_are_written():
+    """Without the child status writes, the view gives the tutorial's model its counts."""
+    quiet = {**ALL_FAULTS, "child_status": False}
+    assert run(ViewIgnoresChildStatus, groups=quiet).stats.distinct_states == \
+        run(ChildController).stats.distinct_states == 237

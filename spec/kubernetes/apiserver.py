@@ -28,7 +28,7 @@ class ApiServer(InformerCache):
         """Store `obj` (None: remove) under `r`. A write by anyone but the operator moves
         the resourceVersion past the operator's copy; its own write's response carries
         the new one. A paused ex-leader's copy is stale either way (failover.py)."""
-        s._cache_keeps(r)
+        s._cache_keeps(r, obj)
         s.objects[r] = obj
         s.fresh[r] = own
         s.ex_fresh[r] = False
