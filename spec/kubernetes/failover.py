@@ -35,8 +35,7 @@ class Failover(Faults):
     def leader_failover(s):
         """The leader pauses before its next call and loses the Lease; another replica
         wins it and starts afresh. The paused one keeps its memory (`ex_*`)."""
-        require(s.budget > 0 and s.pc is not s.Pc.IDLE and s.ex_pc is s.Pc.IDLE
-                and not s.op_down)
+        require(s.budget > 0 and s.pc is not s.Pc.IDLE and s.ex_pc is s.Pc.IDLE)
         s.budget -= 1
         s._swap_leaders()                     # the ex-leader's copy was empty: now the live one is
         s._process_starts()
