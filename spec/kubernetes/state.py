@@ -85,7 +85,7 @@ def _declare_ex_leader_memory(cls):
     `cls` lists that no class before it declared an `ex_` copy of."""
     names = vars(cls).get("MEMORY", ()) + vars(cls).get("PROCESS_MEMORY", ())
     declared = [inspect.get_annotations(k, eval_str=True) for k in cls.__mro__
-                if isinstance(k, type) and issubclass(k, Spec)]
+                if issubclass(k, Spec)]
     own = cls.__dict__.get("__annotations__")
     for name in dict.fromkeys(names):
         if any(f"ex_{name}" in a for a in declared):
