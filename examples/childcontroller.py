@@ -49,6 +49,7 @@ class ChildController(kubernetes_state(Ref, Obj, Pc), Kubernetes):
     objects = {r: (Obj() if r is Ref.PARENT else None) for r in Ref}
     m: Option[Obj] = None                # the parent as this reconcile read it
     m_child: Option[Ref] = None          # the child name this reconcile works on
+    MEMORY = ("m", "m_child")
     out_of_names: Ghost[bool] = False
 
     def _forget_memory(s):
@@ -84,11 +85,12 @@ class ChildController(kubernetes_state(Ref, Obj, Pc), Kubernetes):
             s.pc = s.NAME_DRAWN_CALL
 
     def _draw_name(s):
-        """A generated name: only equality is observable, so the lowest one no object and
-        no status names stands for a fresh random one."""
+        """A generated name: only equality is observable, so the lowest one no object, no
+        status and no paused ex-leader names stands for a fresh random one."""
         stored = s.objects[Ref.PARENT]
         for c in CHILDREN:
-            if s.objects[c] is None and (stored is None or stored.child is not c):
+            if (s.objects[c] is None and (stored is None or stored.child is not c)
+                    and s.ex_m_child is not c):
                 return c
         s.out_of_names = True
         return None

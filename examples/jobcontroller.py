@@ -96,9 +96,11 @@ class JobController(kubernetes_state(Ref, Obj, Pc), Kubernetes):
     m_release: Set[Ref] = frozenset()    # pods whose finalizer this sync still removes
     m_holding: Set[Ref] = frozenset()    # pods holding the finalizer, as this sync knows
     m_create: bool = False               # this sync creates a pod at its end
+    MEMORY = ("m", "m_pod", "m_release", "m_holding", "m_create")
     # the process's memory: expectations (pkg/controller/controller_utils.go, tracking_utils.go)
     expect_created: Set[Ref] = frozenset()
     expect_released: Set[Ref] = frozenset()
+    PROCESS_MEMORY = ("expect_created", "expect_released")
     # ghosts
     tally: Ghost[Map[Ref, Count]] = Map.fill(0)   # times each pod entered a counter
     out_of_names: Ghost[bool] = False
@@ -170,10 +172,10 @@ class JobController(kubernetes_state(Ref, Obj, Pc), Kubernetes):
 
     def _draw_name(s):
         """generateName: the API server picks the name and never gives a UID twice, so the
-        lowest name never created (the library's count of applied creates) stands for
-        the fresh one."""
+        lowest name never created (the library's count of applied creates) and not
+        pending in a paused ex-leader stands for the fresh one."""
         for p in PODS:
-            if s.creates[p] == 0:
+            if s.creates[p] == 0 and s.ex_m_pod is not p:
                 return p
         s.out_of_names = True
         return None

@@ -13,7 +13,7 @@ import shlex
 import pytest
 from click.testing import CliRunner
 
-from checker import Ghost, Int, fault, invariant, reachable
+from checker import Ghost, Int, action, fault, invariant, reachable, require
 from checker.cli import main
 from checker.model import load_model
 from checker.explicit.explorer import ExplicitEngine
@@ -301,3 +301,89 @@ def test_a_crash_after_the_create_gives_the_first_draft_a_second_child_too():
     steps = next(p.trace.steps for p in result.properties if p.name == "one_child")
     assert [s.action for s in steps[1:]] == ["op_start", "op_call", "op_start", "op_call",
                                             "crash", "op_start", "op_call"]
+
+
+# ------------------------------------------------------------ generations
+class Recreates(ChildController):
+    """A ready child the user deletes is replaced in a new attempt: the reconcile that
+    finds it gone clears the name (the new attempt begins when that write is applied),
+    the next one draws a name and creates it. Names are reused (only equality is
+    observable), so over the whole run a name is created twice."""
+    USER_DELETES = (Ref.CHILD_A, Ref.CHILD_B)
+
+    @fault(group="user_delete")
+    def user_delete(s, r: Ref):
+        """The user deletes the child the parent reports ready."""
+        parent = s.objects[Ref.PARENT]
+        require(parent is not None and parent.ready and parent.child is r)
+        super().user_delete(r)
+
+    def _reconcile(s):
+        m = s._read(Ref.PARENT)
+        if m is not None and not m.deleting and m.ready and s._read(m.child) is None:
+            s.m, s.m_child, s.pc = m, None, Pc.SAVE_NAME
+        else:
+            super()._reconcile()
+
+    def _save_name(s) -> bool:
+        ok = s._update(Ref.PARENT, s.m._replace(child=s.m_child, ready=False))
+        if ok and s.m_child is None:
+            s._new_generation()
+        return ok
+
+
+class RecreatesCountingOverTheRun(Recreates):
+    def _new_generation(s):
+        """No generations: creates counted over the whole run."""
+
+
+class RecreatesCreateBeforeSave(Recreates, CreateBeforeSave):
+    """The first draft's bug, in a controller with generations."""
+
+
+GENERATION_FAULTS = {"crash": True, "write_lost": True, "user_delete": True, "cache": False}
+
+
+@pytest.mark.parametrize("spec_cls, F, refuted", [
+    (Recreates, 2, set()),
+    (RecreatesCountingOverTheRun, 2, {"one_child", "each_name_created_once"}),
+    (RecreatesCreateBeforeSave, 1, {"one_child"}),
+])
+def test_at_most_one_create_per_name_is_checked_per_generation(spec_cls, F, refuted):
+    """Per generation, a replaced child is no second create, and the first draft's
+    second child within one attempt still is."""
+    result = run(spec_cls, L=0, F=F, groups=GENERATION_FAULTS)
+    assert {n for n, v in verdicts(result).items() if v == "violated"} == refuted
+
+
+# ------------------------------------------------------------ views
+class ChildrenReportReady(ChildController):
+    """Each child's own controller marks it ready in its status, a field the parent's
+    controller never reads."""
+    @action(group="child_status")
+    def child_becomes_ready(s, r: Ref):
+        child = s.objects[r]
+        require(r in (Ref.CHILD_A, Ref.CHILD_B) and child is not None and not child.ready)
+        s._write(r, child._replace(ready=True))
+
+
+class ViewIgnoresChildStatus(ChildrenReportReady):
+    def _view(s, r, obj):
+        """The parent's controller reads a child's metadata, not its status."""
+        return obj if obj is None or r is Ref.PARENT else obj._replace(ready=False)
+
+
+@pytest.mark.parametrize("L", [1, 2])
+def test_a_write_outside_the_view_is_no_new_cache_version(L):
+    """Fewer states, the same verdicts: a child's status write is no new version of its
+    cache, and the versions kept hold only the view."""
+    every, viewed = run(ChildrenReportReady, L=L), run(ViewIgnoresChildStatus, L=L)
+    assert verdicts(viewed) == verdicts(every)
+    assert viewed.stats.distinct_states < every.stats.distinct_states
+
+
+def test_a_view_changes_nothing_where_only_viewed_fields_are_written():
+    """Without the child status writes, the view gives the tutorial's model its counts."""
+    quiet = {**ALL_FAULTS, "child_status": False}
+    assert run(ViewIgnoresChildStatus, groups=quiet).stats.distinct_states == \
+        run(ChildController).stats.distinct_states == 237

@@ -1,15 +1,17 @@
 """A reusable Kubernetes environment for modelling a controller's crash recovery.
 
 A controller's spec declares its objects and program counter, gets the variables from
-`kubernetes_state`, and mixes in the actors it lives among:
+`kubernetes_state`, names its memory variables (`MEMORY`, `PROCESS_MEMORY`: a paused
+ex-leader keeps its own copy), and mixes in the actors it lives among:
 
     state.py       the variables, over the controller's Ref (objects), Obj and Pc
     apiserver.py   create / update / delete with AlreadyExists, 409, finalizers; the GC
-    cache.py       the informer cache with lag L; the `stale` fault
+    cache.py       the informer cache with lag L, over the controller's view; the `stale` fault
     operator.py    one worker, a work queue, a reconcile as a sequence of API calls
-    faults.py      crash, failed write, lost response, user deletion; the budget F
+    faults.py      crash, outage, failed write, lost response, user deletion; the budget F
+    failover.py    leader-election failover: a paused ex-leader resumes with its own memory
     properties.py  ready-made properties: no orphans, no stuck finalizer, at most one
-                   create, identity kept
+                   create (per generation), identity kept
 
 The tutorial (docs/tutorial-controller.md) builds `examples/childcontroller.py` on it;
 docs/jobcontroller.md the Kubernetes Job controller's pod tracking (`examples/jobcontroller.py`);
@@ -18,15 +20,16 @@ RayJob spec.
 """
 from .apiserver import ApiServer
 from .cache import InformerCache
+from .failover import Failover
 from .faults import Faults
 from .operator import OperatorProcess
 from .properties import ReadyMadeProperties
 from .state import CacheSt, Result, kubernetes_state
 
 
-class Kubernetes(Faults, ReadyMadeProperties):
+class Kubernetes(Failover, ReadyMadeProperties):
     """Every actor of the library in one mixin (after `kubernetes_state(...)` in the bases)."""
 
 
-__all__ = ["ApiServer", "CacheSt", "Faults", "InformerCache", "Kubernetes",
+__all__ = ["ApiServer", "CacheSt", "Failover", "Faults", "InformerCache", "Kubernetes",
            "OperatorProcess", "ReadyMadeProperties", "Result", "kubernetes_state"]

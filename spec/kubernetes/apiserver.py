@@ -27,10 +27,11 @@ class ApiServer(InformerCache):
     def _write(s, r, obj, own: bool = False):
         """Store `obj` (None: remove) under `r`. A write by anyone but the operator moves
         the resourceVersion past the operator's copy; its own write's response carries
-        the new one."""
-        s._cache_keeps(r)
+        the new one. A paused ex-leader's copy is stale either way (failover.py)."""
+        s._cache_keeps(r, obj)
         s.objects[r] = obj
         s.fresh[r] = own
+        s.ex_fresh[r] = False
         s.queued = True
 
     def _create(s, r, obj) -> bool:

@@ -11,6 +11,12 @@ A write makes the new version FRESH (current, not yet observed) and keeps the ve
 replaced as one the cache may still return; a `stale` fault makes the cache stand `lag`
 versions back; it catches up by itself (weakly fair: the reflector delivers every
 event, and the event handler queues the key again); reading a FRESH object observes it (SYNC).
+
+A controller reads only part of an object, its view (`_view(r, obj)`, by default all of
+it): a write that changes the object but not the view is no new version for the cache,
+since the controller could not tell the two apart. The older versions are kept as
+views: a stale read returns only the view (a read of the current version is whole, so
+an update made from it keeps the other fields; one made from a stale read is a 409).
 """
 from checker import Int, Spec, action, fault, require
 
@@ -21,13 +27,19 @@ Nearer = Int[0, 1]            # where a catch-up leaves it (0: current)
 
 
 class InformerCache(Spec):
-    def _cache_keeps(s, r):
-        """`r` is about to be written: the version it replaces may still be read."""
-        if s.L == 0:
+    def _view(s, r, obj):
+        """What the controller reads of `obj`, the object `r` or None (default: all of it)."""
+        return obj
+
+    def _cache_keeps(s, r, obj):
+        """`r` is about to become `obj`: the version it replaces may still be read, unless
+        only fields outside the view change."""
+        old = s.objects[r]
+        if s.L == 0 or (obj != old and s._view(r, obj) == s._view(r, old)):
             return
         if s.L == 2:
             s.cache_older[r] = s.cache_prev[r]
-        s.cache_prev[r] = s.objects[r]
+        s.cache_prev[r] = s._view(r, old)
         if s.cache_st[r] is not CacheSt.BEHIND:
             s.cache_st[r] = CacheSt.FRESH
         s.cache_lag[r] = min(s.cache_lag[r] + 1, s.L)

@@ -6,6 +6,10 @@ A counterexample found with budget F needs at most F faults; faults are never fa
 * `crash`: the operator process dies between two API calls and is restarted (its
   Deployment); memory is lost, the informer cache is refilled by a LIST, and every key is
   queued again (controller-runtime's initial List enqueues every object).
+* `outage`: no operator runs for a while (its pod down, or no replica holding the
+  leader-election Lease); then one starts as after a crash. Its end is weakly fair.
+* `failover` (failover.py): a leader paused inside a reconcile loses the Lease to
+  another replica, and later resumes.
 * `write_fail`: the pending write is not applied; the client returns an error and the
   reconcile returns it (rate-limited requeue).
 * `write_lost`: the pending write is applied, but its response is lost (a timeout): the
@@ -16,7 +20,7 @@ A counterexample found with budget F needs at most F faults; faults are never fa
 * `stale` (cache.py): the informer cache withholds the newest versions of an object.
 * `user_delete`: a user deletes one of the objects in `USER_DELETES` (`kubectl delete`).
 """
-from checker import fault, initial, require
+from checker import action, fault, initial, require
 
 from .apiserver import ApiServer
 from .operator import OperatorProcess
@@ -36,10 +40,26 @@ class Faults(ApiServer, OperatorProcess):
         """The operator dies between two calls and restarts with a fresh cache."""
         require(s.budget > 0 and s.pc is not s.Pc.IDLE)
         s.budget -= 1
-        s._forget()
-        s._forget_process_memory()
-        s._resync()
-        s.queued = True
+        s._process_exits()
+        s._process_starts()
+
+    @fault(group="outage")
+    def outage_begin(s):
+        """No operator runs: the process is down (its pod evicted, its node gone) or no
+        replica holds the leader-election Lease (a lost Lease makes controller-runtime's
+        manager return, and the process exits); no reconcile runs until `outage_end`."""
+        require(s.budget > 0 and not s.op_down)
+        s.budget -= 1
+        s._process_exits()
+        s.op_down = True
+
+    @action(group="outage", fair="weak")
+    def outage_end(s):
+        """An operator runs again (the Deployment restarts it, or a replica acquires the
+        Lease): a new process, as after a crash."""
+        require(s.op_down)
+        s.op_down = False
+        s._process_starts()
 
     @fault(group="write_fail")
     def write_fails(s):

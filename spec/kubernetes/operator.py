@@ -14,14 +14,16 @@ the cache and sets `pc` to its first API call (or ends); `_call` performs the ca
 `pc` and says whether it succeeded; `_after(ok)` is the local computation up to the next
 call (or the end). So every call is a crash point, and a fault can strike between the
 call reaching the API server and its response reaching the operator (faults.py). The
-controller also lists its write calls in `WRITES` and clears its own memory variables
-in `_forget_memory` (a reconcile's memory: gone at its end) and `_forget_process_memory`
-(what the process keeps from one reconcile to the next, such as the expectations of
+controller also lists its write calls in `WRITES`, and its own memory variables: a
+reconcile's memory (gone at its end) in `MEMORY`, cleared by `_forget_memory`; what the
+process keeps from one reconcile to the next (such as the expectations of
 kube-controller-manager's controllers, pkg/controller/controller_utils.go: gone only
-when the process dies).
+when the process dies) in `PROCESS_MEMORY`, cleared by `_forget_process_memory`. The
+lists let a paused ex-leader keep its own copy (failover.py).
 
 Fairness: a queued key is reconciled (weakly fair), and a started reconcile runs to its
-return (each call weakly fair); a crash in between is a fault.
+return (each call weakly fair); a crash in between is a fault. No reconcile starts while
+the operator is down (`op_down`, the fault `outage`).
 """
 from checker import Spec, action, require
 
@@ -30,6 +32,8 @@ from .state import Result
 
 class OperatorProcess(Spec):
     WRITES = ()                 # the controller's write calls (members of its Pc)
+    MEMORY = ()                 # names of its variables a reconcile's end clears
+    PROCESS_MEMORY = ()         # names of those only the process's end clears
 
     def _reconcile(s):
         raise NotImplementedError("a controller defines _reconcile")
@@ -50,7 +54,7 @@ class OperatorProcess(Spec):
     @action(group="reconcile", fair="weak", calls="informer cache")
     def op_start(s):
         """The worker takes the key from the queue and reconciles it."""
-        require(s.pc is s.Pc.IDLE and s.queued)
+        require(s.pc is s.Pc.IDLE and s.queued and not s.op_down)
         s.queued = False
         s._reconcile()
 
@@ -66,6 +70,17 @@ class OperatorProcess(Spec):
         for r in s.Ref:
             s.fresh[r] = False
         s._forget_memory()
+
+    def _process_exits(s):
+        """The operator process dies: all its memory is gone."""
+        s._forget()
+        s._forget_process_memory()
+
+    def _process_starts(s):
+        """A new operator process: its informer cache filled by a LIST, every key queued
+        (controller-runtime's initial List enqueues every object)."""
+        s._resync()
+        s.queued = True
 
     def _end(s, result: Result):
         """The reconcile returns `result`; an error or a requeue queues the key again."""

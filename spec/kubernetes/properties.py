@@ -14,7 +14,9 @@ in the controller's spec, under its own name and docstring:
 * `created_at_most_once(refs)`, an invariant: each name among `refs` was created at
   most once (counted when the create is applied, whatever the caller saw), and
   `one_created_among(refs)`: at most one of them was ever created: one child per parent,
-  whatever name a reconcile draws.
+  whatever name a reconcile draws. A controller that starts over (a retry, a new
+  generation of its object's spec) calls `_new_generation()` where the write beginning
+  the new attempt is applied: both then speak of the current attempt.
 * `identity_kept(s, t)`, a step invariant: the identity a controller persisted (its
   `_identity()`, such as a child name in the status) is never replaced by another while
   the object lives: across crashes, lost responses and stale reads.
@@ -37,6 +39,12 @@ class ReadyMadeProperties(Spec):
 
     def one_created_among(s, refs) -> bool:
         return sum(s.creates[r] for r in refs) <= 1
+
+    def _new_generation(s):
+        """A new attempt begins: the count of creates starts over, so that the at-most-once
+        properties speak of this attempt (a name drawn again stands for a new random one)."""
+        for r in s.Ref:
+            s.creates[r] = 0
 
     def _identity(s):
         raise NotImplementedError("a controller using identity_kept defines _identity")

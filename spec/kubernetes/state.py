@@ -15,10 +15,17 @@ from `kubernetes_state(Ref, Obj, Pc)`, a class made for the controller's own typ
 
 resourceVersions are not numbers: `fresh[r]` says the operator's in-memory copy of `r`
 carries the API server's current resourceVersion, which is all a 409 decides.
+
+A paused ex-leader (failover.py) keeps its own copy of the operator's memory: `ex_pc`,
+`ex_fresh`, and an `ex_<name>` for each name the controller lists in `MEMORY` and
+`PROCESS_MEMORY`, declared here with the domain and default of `<name>` when the
+controller's class is made, so that a controller only lists the names.
 """
 import enum
+import inspect
 
-from checker import Const, Ghost, Int, Map, Option, Spec
+from checker import Const, Ghost, Int, Map, Option, Spec, SpecError
+from checker.errors import where_defined
 
 Count = Int[0, 2]                  # saturating: 2 means "more than once"
 
@@ -59,8 +66,36 @@ def kubernetes_state(ref_type: type[enum.Enum], obj_type: type, pc_type: type[en
         pc: Pc = Pc.IDLE
         fresh: Map[Ref, bool] = Map.fill(False)
         queued: bool = True                   # the object's key is in the work queue
+        op_down: bool = False                 # no operator runs (fault `outage`)
+        ex_pc: Pc = Pc.IDLE                   # a paused ex-leader's next call (failover.py)
+        ex_fresh: Map[Ref, bool] = Map.fill(False)
         budget: Int[0, F] = 0                 # set to F by `init` (faults.py)
         # ghosts for the ready-made properties (properties.py)
         creates: Ghost[Map[Ref, Count]] = Map.fill(0)   # applied creates of each name
 
+        def __init_subclass__(cls, **kw):
+            super().__init_subclass__(**kw)
+            _declare_ex_leader_memory(cls)
+
     return KubernetesState
+
+
+def _declare_ex_leader_memory(cls):
+    """`ex_<name>`, with the domain and default of `<name>`, for each memory variable
+    `cls` lists that no class before it declared an `ex_` copy of."""
+    names = vars(cls).get("MEMORY", ()) + vars(cls).get("PROCESS_MEMORY", ())
+    declared = [inspect.get_annotations(k, eval_str=True) for k in cls.__mro__
+                if issubclass(k, Spec)]
+    own = cls.__dict__.get("__annotations__")
+    for name in dict.fromkeys(names):
+        if any(f"ex_{name}" in a for a in declared):
+            continue
+        annotation = next((a[name] for a in declared if name in a), None)
+        if annotation is None or name.startswith("_"):
+            raise SpecError(f"{cls.__name__}: MEMORY and PROCESS_MEMORY list state variables; "
+                            f"{name!r} is not one", where_defined(cls))
+        if own is None:
+            own = cls.__annotations__ = {}
+        own[f"ex_{name}"] = annotation
+        if hasattr(cls, name):
+            setattr(cls, f"ex_{name}", getattr(cls, name))
