@@ -13,6 +13,9 @@ ex-leader keeps its own copy), and mixes in the actors it lives among:
     properties.py  ready-made properties: no orphans, no stuck finalizer, at most one
                    create (per generation), identity kept
 
+Three opt-ins of the controller's class write a spec the RayJob spec's way:
+`ACTION_PER_CALL` and `IDLE_RECONCILES` (operator.py), `GC_IN_ONE_STEP` (apiserver.py).
+
 The tutorial (docs/tutorial-controller.md) builds `examples/childcontroller.py` on it;
 docs/jobcontroller.md the Kubernetes Job controller's pod tracking (`examples/jobcontroller.py`);
 docs/kubernetes.md maps each piece to the Kubernetes behaviour it follows and to the

@@ -24,8 +24,20 @@ lists let a paused ex-leader keep its own copy (failover.py).
 Fairness: a queued key is reconciled (weakly fair), and a started reconcile runs to its
 return (each call weakly fair); a crash in between is a fault. No reconcile starts while
 the operator is down (`op_down`, the fault `outage`).
+
+Two opt-ins of a controller's class, for a spec written the RayJob spec's way:
+
+* `IDLE_RECONCILES = True`: a reconcile may also start while the key is not queued (the
+  informer's periodic resync, controller-runtime's `SyncPeriod`, re-delivers every
+  object; so does an event on an object the model leaves out), and `op_start` is weakly
+  fair only where the key is queued: RayJob's `op_start`, enabled whenever the operator
+  is idle, fair where `_reconcile_owed`. `queued` is then that "owed".
+* `ACTION_PER_CALL = True`: an action `op_<call>` per member of `Pc` (`op_create_child`
+  for `CREATE_CHILD`) in place of `op_call`, so that traces name the call as RayJob's
+  do (`op_create_cluster`, ...). The same steps: only their names differ.
 """
-from checker import Spec, action, require
+from checker import Spec, SpecError, action, require
+from checker.errors import where_defined
 
 from .state import Result
 
@@ -34,6 +46,13 @@ class OperatorProcess(Spec):
     WRITES = ()                 # the controller's write calls (members of its Pc)
     MEMORY = ()                 # names of its variables a reconcile's end clears
     PROCESS_MEMORY = ()         # names of those only the process's end clears
+    IDLE_RECONCILES = False     # opt-in: a reconcile may start with no key queued
+    ACTION_PER_CALL = False     # opt-in: an action op_<call> per call, not op_call
+
+    def __init_subclass__(cls, **kw):
+        super().__init_subclass__(**kw)
+        if vars(cls).get("ACTION_PER_CALL") and cls.op_call is not None:   # not yet declared
+            _declare_action_per_call(cls)
 
     def _reconcile(s):
         raise NotImplementedError("a controller defines _reconcile")
@@ -51,10 +70,15 @@ class OperatorProcess(Spec):
         """The memory the controller keeps across reconciles back to its defaults (none
         here): a crash only."""
 
-    @action(group="reconcile", fair="weak", calls="informer cache")
+    def _reconcile_owed(s) -> bool:
+        """A reconcile is owed while the key is queued: an event or a requeue put it there."""
+        return s.queued
+
+    @action(group="reconcile", fair="weak", fair_when=_reconcile_owed, calls="informer cache")
     def op_start(s):
-        """The worker takes the key from the queue and reconciles it."""
-        require(s.pc is s.Pc.IDLE and s.queued and not s.op_down)
+        """The worker takes the key from the queue and reconciles it (controller-runtime's
+        processNextWorkItem); with IDLE_RECONCILES, also a key no modelled event queued."""
+        require(s.pc is s.Pc.IDLE and (s.queued or s.IDLE_RECONCILES) and not s.op_down)
         s.queued = False
         s._reconcile()
 
@@ -87,3 +111,27 @@ class OperatorProcess(Spec):
         s._forget()
         if result is not Result.DONE:
             s.queued = True
+
+
+def _declare_action_per_call(cls):
+    """`op_<call>` for each call of `cls.Pc` in place of `op_call` (ACTION_PER_CALL)."""
+    cls.op_call = None                        # no longer an action: the DSL reads callables
+    for call in cls.Pc:
+        if call is cls.Pc.IDLE:
+            continue
+        name = f"op_{call.name.lower()}"
+        if hasattr(cls, name):
+            raise SpecError(f"{cls.__name__}: ACTION_PER_CALL names the call {call.name} "
+                            f"{name}, which is already a member; rename the call", where_defined(cls))
+        setattr(cls, name, _call_action(call, name))
+
+
+def _call_action(call, name: str):
+    """The action making the call `call`, named `name`: `op_call` at that call only."""
+    def op(s):
+        require(s.pc is call)
+        s._after(s._call())
+    op.__name__ = op.__qualname__ = name
+    op.__doc__ = (f"The reconcile's call {call.value!r}, and what the operator computes from "
+                  f"its answer (OperatorProcess.op_call at that call).")
+    return action(group="reconcile", fair="weak", calls="API server")(op)
