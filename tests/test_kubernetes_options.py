@@ -19,6 +19,7 @@ from checker.explicit.explorer import ExplicitEngine
 from checker.model import load_model
 from checker.options import CheckOptions
 from checker.symbolic.bmc import BMC
+from checker.symbolic.relation import Relation
 from conftest import ROOT, explore, verdicts
 from examples.childcontroller import Obj, Ref
 from examples.childcontroller_bugs import CreateBeforeSave
@@ -35,13 +36,17 @@ def opted_in(spec_cls, **options):
     return type(spec_cls.__name__, (spec_cls,), dict(options))
 
 
-def check(model: str, spec_cls=None, engine=ExplicitEngine, check_options=None, **options):
-    """Check a model of examples/models, of `spec_cls` if given, with the opt-ins `options`
-    set on its spec."""
+def model_of(model: str, spec_cls=None, engine="explicit", **options):
+    """A model of examples/models, of `spec_cls` if given, with the opt-ins `options` set
+    on its spec."""
     m = load_model(ROOT / "examples" / "models" / f"{model}.toml")
-    m = dataclasses.replace(m, spec_cls=opted_in(spec_cls or m.spec_cls, **options),
-                            engine="explicit" if engine is ExplicitEngine else "bmc")
-    return engine(m.machine(), check_options or m.options).check()
+    return dataclasses.replace(m, spec_cls=opted_in(spec_cls or m.spec_cls, **options),
+                               engine=engine)
+
+
+def check(model: str, spec_cls=None, **options):
+    m = model_of(model, spec_cls, **options)
+    return ExplicitEngine(m.machine(), m.options).check()
 
 
 def counts(result) -> tuple[int, int]:
@@ -180,12 +185,14 @@ EVERY_OPT_IN = {"ACTION_PER_CALL": True, "GC_IN_ONE_STEP": True, "IDLE_RECONCILE
 
 
 def test_the_opt_ins_read_symbolically_and_bmc_finds_the_first_drafts_bug():
-    """The RayJob spec's proofs run on the symbolic engines: with every opt-in on, BMC
-    finds the second child in the shortest counterexample, named by call, and none in the
-    tutorial's controller within as many steps and one more."""
+    """The RayJob spec's proofs run on the symbolic engines: with every opt-in on, each
+    action has a feasible path, and BMC finds the second child in the shortest
+    counterexample, named by call, and none in the tutorial's controller within as many
+    steps and one more."""
+    bad = model_of("childcontroller_create_before_save", engine="bmc", **EVERY_OPT_IN).machine()
+    assert {s.binding.name for s in Relation(bad).steps} == {b.name for b in bad.bindings}
     options = CheckOptions(max_depth=7, properties=["one_child"])
-    bad = check("childcontroller_create_before_save", engine=BMC, check_options=options, **EVERY_OPT_IN)
-    assert trace_of(bad, "one_child") == [
+    assert trace_of(BMC(bad, options).check(), "one_child") == [
         "op_start", "op_add_finalizer", "op_start", "write_lost", "op_start", "op_create_child"]
-    good = check("childcontroller", engine=BMC, check_options=options, **EVERY_OPT_IN)
-    assert verdicts(good) == {"one_child": "unknown"}
+    good = model_of("childcontroller", engine="bmc", **EVERY_OPT_IN).machine()
+    assert verdicts(BMC(good, options).check()) == {"one_child": "unknown"}

@@ -31,8 +31,8 @@ class ApiServer(InformerCache):
 
     def __init_subclass__(cls, **kw):
         super().__init_subclass__(**kw)
-        if vars(cls).get("GC_IN_ONE_STEP"):
-            cls.garbage_collect = OneStepGarbageCollector.garbage_collect
+        if vars(cls).get("GC_IN_ONE_STEP") and cls.garbage_collect is ApiServer.garbage_collect:
+            cls.garbage_collect = OneStepGarbageCollector.garbage_collect   # not overridden
 
     def _write(s, r, obj, own: bool = False):
         """Store `obj` (None: remove) under `r`. A write by anyone but the operator moves
