@@ -26,6 +26,7 @@ from examples.childcontroller_bugs import CreateBeforeSave
 from examples.jobcontroller import JobController
 from examples.jobcontroller_bugs import OrphanErrorNotRetried
 from spec.kubernetes import Kubernetes, OperatorProcess, kubernetes_state
+from test_failover import refuted, trace_of
 
 JOB_FAULTS = {"crash": True, "write_lost": True, "write_fail": True, "user_delete": True,
               "cache": False}
@@ -51,15 +52,6 @@ def check(model: str, spec_cls=None, **options):
 
 def counts(result) -> tuple[int, int]:
     return result.stats.distinct_states, result.stats.transitions
-
-
-def refuted(result) -> set[str]:
-    return {n for n, v in verdicts(result).items() if v == "violated"}
-
-
-def trace_of(result, name) -> list[str]:
-    return [s.action for s in next(p.trace.steps for p in result.properties
-                                   if p.name == name)[1:]]
 
 
 # ------------------------------------------------------------ an action per call
