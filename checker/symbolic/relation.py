@@ -20,9 +20,8 @@ from ..lang.bound import truth as concrete_truth
 from ..lang.domains import OutOfDomain
 from ..lang.dsl import Transition, spec_members
 from ..errors import SpecError, user_frame, where_defined
-from .interrupt import answer
 from .merge import Scratch, merging
-from .paths import Explorer
+from .paths import Explorer, PathSolver
 from .rewrite import Compiler
 from .shapes import shape_of
 from .terms import SBool, SInt, bool_term
@@ -67,10 +66,8 @@ class Relation:
         self.assumptions = z3.And([c for name, allowed in m.symbolic.items()
                                    for c in allowed.conditions(self.params[name])])
         self.domains = z3.And([s.valid(leaves) for s, leaves in zip(self.shapes, self.x)])
-        self.solver = z3.Solver()
-        self.solver.add(self.domains, self.assumptions)
-        if at is not None:
-            self.solver.add(self.state_is(at))
+        self.solver = PathSolver(self.domains, self.assumptions,
+                                 *([self.state_is(at)] if at is not None else []))
         self._seen: set = set()
         self._memo: dict = {}
         if stored is not None:
@@ -150,7 +147,7 @@ class Relation:
 
     def fail(self, condition, message, where):
         key = (message, condition.hash())
-        if key not in self._seen and answer(self.solver.check, condition) != z3.unsat:
+        if key not in self._seen and self.solver.check(condition) != z3.unsat:
             self._seen.add(key)
             self.failures.append(Failure(condition, message, where))
 
