@@ -56,7 +56,8 @@ class PathSolver:
 
     def check(self, *conditions: z3.BoolRef) -> z3.CheckSatResult:
         """Are `conditions` satisfiable together (with the facts)?"""
-        ids = [c.get_id() for c in conditions]  # a held term is alive: its id is its own
+        ids = [c.ast.value for c in conditions]     # addresses: a held term is alive, and
+                                                    # equal terms share one (hash-consing)
         common = 0
         for held, new in zip(self.held, ids):
             if held != new:
