@@ -28,7 +28,7 @@ from ..lang.bound import MISSING
 from .containers import SMap, SSet
 from .sequences import SSeq
 from .paths import Explorer, SymbolicError, active_explorer, undecided
-from .terms import Sym, Unmergeable, ite, record_fields, same
+from .terms import Sym, Unmergeable, identical, ite, record_fields, same
 
 
 def merging(fn):
@@ -101,7 +101,7 @@ class Scratch:
                 raise Unmergeable from None
             merged = leaves[-1]
             for (cond, _), part in zip(reversed(outcomes[:-1]), reversed(leaves[:-1])):
-                merged = [a if a.eq(b) else z3.If(cond, a, b) for a, b in zip(part, merged)]
+                merged = [a if identical(a, b) else z3.If(cond, a, b) for a, b in zip(part, merged)]
             out.append(_freeze(shape.view(merged)))
         return out
 

@@ -32,6 +32,7 @@ from pathlib import Path
 import z3
 
 from .relation import Failure, Relation, Step
+from .terms import identical
 
 FORMAT = b"check-model relation 2\n"
 _CHECKER = Path(__file__).resolve().parent.parent
@@ -191,7 +192,7 @@ def _step_meta(s: Step, terms: list, rel) -> tuple:
     was (most leaves of most steps: only what a step changes is written)."""
     which = None if s.binding is None else rel.machine.bindings.index(s.binding)
     return (which, s.binding.label if s.binding else None, s.choices, _term(s.guard, terms),
-            [None if t.eq(x) else _term(t, terms) for t, x in zip(s.next, rel.flat)])
+            [None if identical(t, x) else _term(t, terms) for t, x in zip(s.next, rel.flat)])
 
 
 def _step(meta, terms: list, bindings, flat: list) -> Step:
