@@ -13,10 +13,16 @@
 Each row prints both times and their ratio (BFS / symbolic; above 1, the symbolic engine
 is faster). Symbolic times include reading the spec into a relation, which for RayJob is
 most of it. Run ``python benchmarks/symbolic.py [--rayjob] [--limit SECONDS]``.
+
+* Cold reads (``--read MODEL...``, alone): the time to read each model's spec into a
+  relation with no relation cache (wall and CPU: on a shared machine, CPU time is the
+  steadier figure), then to store it in a fresh cache and load it back: what a first
+  proof pays before PDR starts (issue #20).
 """
 from __future__ import annotations
 
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -92,6 +98,30 @@ def rayjob_proofs(limit: float):
                 timed_machine(PDR, proofs.machine(), prop, max_seconds=limit))
 
 
+def cold_reads(paths: list[str]):
+    """Per model: the cold read of its relation, then storing and loading it."""
+    from checker.model import load_model
+    from checker.symbolic.relation import Relation
+    from checker.symbolic.store import RelationStore
+    print(f"{'cold read of the relation':44} {'read':>9} {'CPU':>9} {'store':>7} {'load':>7}   size")
+    for path in paths:
+        machine = load_model(Path(path)).machine()
+        started, cpu = time.perf_counter(), time.process_time()
+        rel = Relation(machine)
+        read, cpu = time.perf_counter() - started, time.process_time() - cpu
+        with tempfile.TemporaryDirectory() as cache:
+            started = time.perf_counter()
+            RelationStore(machine, Path(cache)).save(rel)
+            stored, started = time.perf_counter() - started, time.perf_counter()
+            again = RelationStore(machine, Path(cache))
+            again.relation()
+            loaded = time.perf_counter() - started
+        assert again.hit, f"{path}: the stored relation did not load back"
+        print(f"{path:44} {read:7.1f} s {cpu:7.1f} s {stored:5.1f} s {loaded:5.1f} s   "
+              f"{len(rel.flat)} variables, {len(rel.steps)} steps, {len(rel.failures)} failures",
+              flush=True)
+
+
 def main():
     print(f"{'first counterexample (BFS vs BMC)':44} {'BFS':>25}   {'BMC':>25}   BFS/BMC")
     for label, spec, consts, prop in [
@@ -123,7 +153,12 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rayjob", action="store_true", help="also the RayJob rows (slow)")
     parser.add_argument("--limit", type=float, default=1800, help="seconds per RayJob row")
+    parser.add_argument("--read", nargs="+", metavar="MODEL",
+                        help="only time the cold read of each model's relation")
     args = parser.parse_args()
+    if args.read:
+        cold_reads(args.read)
+        sys.exit()
     main()
     if args.rayjob:
         print()

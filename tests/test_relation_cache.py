@@ -75,7 +75,7 @@ def test_a_bad_entry_is_ignored_and_rebuilt(tmp_path, monkeypatch, damage):
     data = entry.read_bytes()
     entry.write_bytes({"truncated": data[:len(data) // 2],
                        "flipped": data[:-40] + bytes(b ^ 0xFF for b in data[-40:]),
-                       "another format": FORMAT.replace(b"1", b"0") + data[len(FORMAT):],
+                       "another format": FORMAT.upper() + data[len(FORMAT):],
                        "empty": b""}[damage])
     again, _, said = run(PDR, Machine(Gate), tmp_path, monkeypatch)
     assert again == first

@@ -31,6 +31,7 @@ from checker.symbolic.certificate import certify
 from checker.symbolic.cone import Cones
 from checker.symbolic.engine import goals
 from checker.symbolic.kind import KInduction
+from checker.symbolic.paths import PathSolver
 from checker.symbolic.pdr import PDR, _step_out
 from checker.symbolic.relation import Relation
 from checker.explicit.trace import replay
@@ -1100,3 +1101,19 @@ def test_a_helper_another_module_imports_is_translated_in_its_own_module_too(tmp
     g = compiler.function(helpers_two.g)
     assert g.__globals__["is_none"] is compiler.function(helpers_two.is_none)
     assert g.__globals__["is_none"] is not helpers_two.is_none
+
+
+def test_the_path_solver_answers_as_a_fresh_solver_whatever_the_previous_checks():
+    """It keeps the conditions shared with the previous check asserted: a check after a
+    longer, a shorter or a diverging list of conditions must answer as a fresh solver."""
+    x, y = z3.Ints("x y")
+    facts = [x >= 0, y >= 0]
+    a, b, c, d = x > 3, y > x, x + y < 5, y < 2
+    path = PathSolver(*facts)
+    for conditions in [[a], [a, b], [a, b, c], [a, b], [a, d], [a, d, b], [c], [c, d],
+                       [], [a, c], [a, b, c], [b, d], [b, d, a]]:
+        fresh = z3.Solver()
+        fresh.add(*facts, *conditions)
+        assert path.check(*conditions) == fresh.check(), conditions
+    assert path.check(a, b, c) == z3.unsat and path.check(a, d) == z3.sat
+    assert path.model().eval(x).as_long() > 3

@@ -28,7 +28,7 @@ from ..lang.bound import MISSING
 from .containers import SMap, SSet
 from .sequences import SSeq
 from .paths import Explorer, SymbolicError, active_explorer, undecided
-from .terms import Sym, Unmergeable, ite, record_fields, same
+from .terms import Sym, Unmergeable, identical, ite, record_fields, same
 
 
 def merging(fn):
@@ -101,7 +101,7 @@ class Scratch:
                 raise Unmergeable from None
             merged = leaves[-1]
             for (cond, _), part in zip(reversed(outcomes[:-1]), reversed(leaves[:-1])):
-                merged = [a if a.eq(b) else z3.If(cond, a, b) for a, b in zip(part, merged)]
+                merged = [a if identical(a, b) else z3.If(cond, a, b) for a, b in zip(part, merged)]
             out.append(_freeze(shape.view(merged)))
         return out
 
@@ -114,38 +114,44 @@ class _Bits(dict):
     """A frozen SSet's membership bits."""
 
 
+# Snapshots and restores walk the whole state at every merged call: the tests below are
+# on type(), not isinstance, which on a symbolic scalar that is no map calls the property
+# by which it poses as a bool, int or enum (`__class__`).
+
 def _containers(value, where: tuple, found: dict[int, tuple]):
-    if isinstance(value, SMap):
+    if type(value) is SMap:
         found[id(value)] = where
         for k, v in value._items.items():
             _containers(v, where + (k,), found)
-    elif isinstance(value, SSet):
+    elif type(value) is SSet:
         found[id(value)] = where
 
 
 def _freeze(value):
-    if isinstance(value, SMap):
+    kind = type(value)
+    if kind is SMap:
         return _Items({k: _freeze(v) for k, v in value._items.items()})
-    if isinstance(value, SSet):
+    if kind is SSet:
         return _Bits(value._bits)
     return value
 
 
 def _thaw(value):
-    if isinstance(value, _Bits):
+    kind = type(value)
+    if kind is _Bits:
         return SSet(dict(value))
-    if isinstance(value, _Items):
+    if kind is _Items:
         return SMap({k: _thaw(v) for k, v in value.items()})
     return value
 
 
 def _restore_into(current, saved) -> bool:
     """Put `saved` into the map or set `current` in place; False if it is not one."""
-    if isinstance(current, SSet) and isinstance(saved, _Bits):
+    if type(current) is SSet and type(saved) is _Bits:
         current._bits.clear()
         current._bits.update(saved)
         return True
-    if isinstance(current, SMap) and isinstance(saved, _Items):
+    if type(current) is SMap and type(saved) is _Items:
         items = current._items
         for k, v in saved.items():
             if not _restore_into(items.get(k), v):
@@ -231,19 +237,33 @@ def _summarize(ex: Explorer, fn, args, kw, before, alive) -> _Summary | None:
 
 
 def _key(x):
-    """A hashable key of a value: Z3 terms by id (hash-consed: equal terms, equal ids)."""
-    if isinstance(x, z3.AstRef):
-        return x.get_id()
-    if isinstance(x, Sym):
-        return (type(x), *(_key(getattr(x, n)) for n in type(x).__slots__))
-    if isinstance(x, SSeq):
-        return (SSeq, _key(x.length), *map(_key, x.slots))
-    if isinstance(x, SSet):             # a set field of a record (state sets are frozen)
-        return (SSet, *((e, _key(b)) for e, b in x.members()))
-    if isinstance(x, dict):
-        return (type(x), *((k, _key(v)) for k, v in x.items()))
-    if isinstance(x, (tuple, list)):
-        return (type(x), *map(_key, x))
-    if dataclasses.is_dataclass(x) and not isinstance(x, type):
-        return (type(x), *map(_key, record_fields(x)))
-    return x
+    """A hashable key of a value: Z3 terms by address (hash-consed: equal terms share one
+    while alive, and a summary keeps its key's terms alive). A key is taken of the whole
+    state at every merged call, so each type's way to take one is looked up once."""
+    kind = type(x)
+    key_of = _KEY_OF.get(kind)
+    if key_of is None:
+        key_of = _KEY_OF[kind] = _key_of(kind)
+    return key_of(x)
+
+
+def _key_of(kind: type):
+    """How to take the key of a value of type `kind`."""
+    if issubclass(kind, z3.AstRef):
+        return lambda x: x.ast.value
+    if issubclass(kind, Sym):
+        return lambda x: (kind, *(_key(getattr(x, n)) for n in kind.__slots__))
+    if issubclass(kind, SSeq):
+        return lambda x: (SSeq, _key(x.length), *map(_key, x.slots))
+    if issubclass(kind, SSet):          # a set field of a record (state sets are frozen)
+        return lambda x: (SSet, *((e, _key(b)) for e, b in x.members()))
+    if issubclass(kind, dict):
+        return lambda x: (kind, *((k, _key(v)) for k, v in x.items()))
+    if issubclass(kind, (tuple, list)):
+        return lambda x: (kind, *map(_key, x))
+    if dataclasses.is_dataclass(kind):
+        return lambda x: (kind, *map(_key, record_fields(x)))
+    return lambda x: x
+
+
+_KEY_OF: dict[type, object] = {}

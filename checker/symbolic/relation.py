@@ -20,12 +20,11 @@ from ..lang.bound import truth as concrete_truth
 from ..lang.domains import OutOfDomain
 from ..lang.dsl import Transition, spec_members
 from ..errors import SpecError, user_frame, where_defined
-from .interrupt import answer
 from .merge import Scratch, merging
-from .paths import Explorer
+from .paths import Explorer, PathSolver
 from .rewrite import Compiler
 from .shapes import shape_of
-from .terms import SBool, SInt, bool_term
+from .terms import SBool, SInt, bool_term, identical
 
 
 @dataclasses.dataclass
@@ -67,10 +66,8 @@ class Relation:
         self.assumptions = z3.And([c for name, allowed in m.symbolic.items()
                                    for c in allowed.conditions(self.params[name])])
         self.domains = z3.And([s.valid(leaves) for s, leaves in zip(self.shapes, self.x)])
-        self.solver = z3.Solver()
-        self.solver.add(self.domains, self.assumptions)
-        if at is not None:
-            self.solver.add(self.state_is(at))
+        self.solver = PathSolver(self.domains, self.assumptions,
+                                 *([self.state_is(at)] if at is not None else []))
         self._seen: set = set()
         self._memo: dict = {}
         if stored is not None:
@@ -150,17 +147,18 @@ class Relation:
 
     def fail(self, condition, message, where):
         key = (message, condition.hash())
-        if key not in self._seen and answer(self.solver.check, condition) != z3.unsat:
+        if key not in self._seen and self.solver.check(condition) != z3.unsat:
             self._seen.add(key)
             self.failures.append(Failure(condition, message, where))
 
     def _steps(self, fn, args, label, binding, setup):
         """Steps of one function; values outside their domains split off as failures."""
         for path in self._paths(fn, args, label, setup, lambda sc, _: self._next(sc, label)):
-            cond, nxt = path.condition, [z3.simplify(t) for t in path.outcome]
+            cond = path.condition
+            nxt = [t if identical(t, x) else z3.simplify(t) for t, x in zip(path.outcome, self.flat)]
             inside = z3.simplify(z3.And([s.valid(part) for s, part, old in
                                          zip(self.shapes, self.split(nxt), self.x)
-                                         if not all(map(z3.eq, part, old))]))
+                                         if not all(map(identical, part, old))]))
             if not z3.is_true(inside):
                 self.fail(z3.And(cond, z3.Not(inside)),
                           f"{label} writes a value outside its variable's domain", self.machine.where)

@@ -32,8 +32,9 @@ from pathlib import Path
 import z3
 
 from .relation import Failure, Relation, Step
+from .terms import identical
 
-FORMAT = b"check-model relation 1\n"
+FORMAT = b"check-model relation 2\n"
 _CHECKER = Path(__file__).resolve().parent.parent
 
 
@@ -86,8 +87,8 @@ class RelationStore:
         if self.entry is None or self.saved == _sizes(rel):
             return
         terms, meta = [], {"key": self.key, "leaves": _signature(rel)}
-        meta["steps"] = [_step_meta(s, terms, self.machine) for s in rel.steps]
-        meta["init"] = [_step_meta(s, terms, self.machine) for s in rel.init]
+        meta["steps"] = [_step_meta(s, terms, rel) for s in rel.steps]
+        meta["init"] = [_step_meta(s, terms, rel) for s in rel.init]
         meta["failures"] = [(f.message, f.where, _term(f.condition, terms)) for f in rel.failures]
         meta["constraint"] = _term(rel.constraint, terms)
         meta["formulas"] = {k: _term(f, terms) for k, f in rel.formulas.items()}
@@ -137,8 +138,8 @@ class RelationStore:
         parsed = z3.parse_smt2_string(text)     # declares the leaves: the same names and sorts
         terms = [parsed[i] for i in range(len(parsed))]
         bindings = self.machine.bindings
-        return Stored([_step(m, terms, bindings) for m in meta["steps"]],
-                      [_step(m, terms, bindings) for m in meta["init"]],
+        return Stored([_step(m, terms, bindings, layout.flat) for m in meta["steps"]],
+                      [_step(m, terms, bindings, layout.flat) for m in meta["init"]],
                       [Failure(_back(i, terms), message, where)
                        for message, where, i in meta["failures"]],
                       _back(meta["constraint"], terms),
@@ -186,18 +187,21 @@ def _back(i: int, terms: list):
     return t
 
 
-def _step_meta(s: Step, terms: list, machine) -> tuple:
-    which = None if s.binding is None else machine.bindings.index(s.binding)
+def _step_meta(s: Step, terms: list, rel) -> tuple:
+    """A step, each next-state leaf a term index, or None where the step leaves it as it
+    was (most leaves of most steps: only what a step changes is written)."""
+    which = None if s.binding is None else rel.machine.bindings.index(s.binding)
     return (which, s.binding.label if s.binding else None, s.choices, _term(s.guard, terms),
-            [_term(t, terms) for t in s.next])
+            [None if identical(t, x) else _term(t, terms) for t, x in zip(s.next, rel.flat)])
 
 
-def _step(meta, terms: list, bindings) -> Step:
+def _step(meta, terms: list, bindings, flat: list) -> Step:
     which, label, choices, guard, nxt = meta
     binding = None if which is None else bindings[which]
     if (binding.label if binding else None) != label:
         raise ValueError(f"step of {label}, but binding {which} is another")
-    return Step(binding, choices, _back(guard, terms), [_back(i, terms) for i in nxt])
+    return Step(binding, choices, _back(guard, terms),
+                [x if i is None else _back(i, terms) for i, x in zip(nxt, flat)])
 
 
 def key_of(machine) -> str:

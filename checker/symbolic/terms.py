@@ -303,6 +303,12 @@ class Unmergeable(Exception):
     """Two values have no common symbolic form (an int and a list, two lists, ...)."""
 
 
+def identical(a: z3.AstRef, b: z3.AstRef) -> bool:
+    """`a.eq(b)` without a call into Z3 (asked for every leaf of the state at every merge
+    and every step): Z3 hash-conses terms, so the same term is the same address."""
+    return a.ast.value == b.ast.value
+
+
 def same(a, b) -> bool:
     """Are a and b the same value, term for term? Never asks the solver, never forks: a
     value that is not known to be the same counts as different."""
@@ -315,11 +321,11 @@ def same(a, b) -> bool:
     if isinstance(a, (tuple, list)):            # records (NamedTuples) too
         return len(a) == len(b) and all(map(same, a, b))
     if isinstance(a, z3.ExprRef):
-        return a.eq(b)
+        return identical(a, b)
     if isinstance(a, SOption):
-        return a.some.eq(b.some) and same(a.inner, b.inner)
+        return identical(a.some, b.some) and same(a.inner, b.inner)
     if isinstance(a, (SBool, SInt, SEnum)):
-        return a.term.eq(b.term) and getattr(a, "cls", None) is getattr(b, "cls", None)
+        return identical(a.term, b.term) and getattr(a, "cls", None) is getattr(b, "cls", None)
     if is_record(a):
         return all(map(same, record_fields(a), record_fields(b)))
     if isinstance(a, (bool, int, str, enum.Enum, frozenset)) and not is_symbolic(a):
