@@ -477,8 +477,10 @@ def test_houdini_keeps_the_inductive_conjuncts_of_a_lemma_that_fails():
     result = PDR(Machine(HalfTrueMirror), CheckOptions(["y_implies_x"]),
                  progress=said.append).check()
     assert result.properties[0].verdict.value == "holds"
-    assert said[-1] == "pdr: 1 of 1 parts inductive together with 1 of 2 parts of 1 lemmas " \
-                       "(Houdini)"
+    assert said[-2:] == ["pdr: 1 of 1 parts inductive together with 1 of 2 parts of 1 lemmas "
+                         "(Houdini)",
+                         "pdr: lemmas not inductive here, each with a step that broke it: "
+                         "x_implies_y (flip)"]
     assert certify(result.properties[0].certificate, Machine(HalfTrueMirror)) == []
 
 

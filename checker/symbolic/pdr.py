@@ -93,7 +93,7 @@ class PDR(SymbolicEngine):
         lemma is split as a goal is, into conjuncts: a step that breaks one conjunct drops
         that one only (whole, a lemma fell with it, and what it carried fell after it)."""
         candidates = {("part", id(p)): z3.Not(p.bad) for p in parts}
-        candidates.update({("lemma", (i, j)): z3.Not(d) for i, f in enumerate(lemmas)
+        candidates.update({("lemma", (i, j)): z3.Not(d) for i, (_, f) in enumerate(lemmas)
                            for j, d in enumerate(_disjuncts(z3.Not(f)))})
         candidates.update({("range", i): f for i, f in enumerate(written_ranges(rel))})
         initial = z3.Solver()
@@ -121,6 +121,9 @@ class PDR(SymbolicEngine):
                 broken_by[k] = (rel.steps[model.eval(which, model_completion=True).as_long()],
                                 _codes(rel, model, rel.flat), _codes(rel, model, xs2))
             step.pop()
+        if alive and outcome != z3.unsat:       # out of time: nothing shown inductive
+            self.report("pdr: Houdini ran out of time")
+            return []
         proved = [p for p in parts if ("part", id(p)) in alive]
         counts = collections.Counter(kind for kind, _ in candidates)
         kept = collections.Counter(kind for kind, _ in alive)
@@ -128,6 +131,11 @@ class PDR(SymbolicEngine):
                     f"{kept['lemma']} of {counts['lemma']} parts of {len(lemmas)} lemmas"
                     + (f" and {kept['range']} value ranges" if kept["range"] else "")
                     + " (Houdini)")
+        fell = {lemmas[where[0]][0]: step.binding.label if step.binding else "an initial state"
+                for (kind, where), (step, _, _) in broken_by.items() if kind == "lemma"}
+        if fell:                                # where a lemma the spec offers did not hold
+            self.report("pdr: lemmas not inductive here, each with a step that broke it: "
+                        + ", ".join(f"{name} ({label})" for name, label in sorted(fell.items())))
         reads = {q.name: q.reads for q in self.machine.properties}
         for p in parts:                         # where to look for the lemma it lacks
             broke, pre, post = broken_by.get(("part", id(p)), (None, None, None))
@@ -135,7 +143,7 @@ class PDR(SymbolicEngine):
                 self.report(f"pdr: {p.goal.name} is not inductive with the other candidates: "
                             f"{broke.binding.label} leads out of it ("
                             f"{_step_out(self.machine, reads.get(p.goal.name, -1), pre, post)})")
-        if outcome != z3.unsat or not proved:
+        if not proved:
             return []
         for p in proved:
             p.state = "proved"
@@ -309,14 +317,14 @@ def written_ranges(rel) -> list:
     return [r for r in ranges if answer(domains.check, z3.Not(r)) == z3.sat]   # not implied
 
 
-def _lemmas(rel, goals) -> list:
-    """The spec's invariants that are not goals: candidate lemmas for Houdini, but for
+def _lemmas(rel, goals) -> list[tuple[str, z3.BoolRef]]:
+    """The spec's invariants that are not goals, by name: candidate lemmas for Houdini, but for
     those true in every state under the model's constants (a lemma whose guard is false
     in this setting: it would only weigh on every solver call)."""
     chosen = {g.name for g in goals}
-    formulas = [rel.formula(p.fn, p.name) for p in rel.machine.properties
-                if p.kind == Kind.INVARIANT and p.name not in chosen]
-    return [f for f in formulas if not z3.is_true(z3.simplify(f))]
+    named = [(p.name, rel.formula(p.fn, p.name)) for p in rel.machine.properties
+             if p.kind == Kind.INVARIANT and p.name not in chosen]
+    return [(name, f) for name, f in named if not z3.is_true(z3.simplify(f))]
 
 
 def _disjuncts(bad) -> list:
