@@ -57,7 +57,7 @@ class Failover(RayJobState):
     def _ex_leader_step(s):
         """Run the ex-leader's pending call on its memory; the leader's is put back after.
         A RayJob write by either makes the other's copy stale."""
-        rj, leader, after = s.rj, s._memory(), (s.m_clean, s.settled, s.last_result)
+        rj, leader, after = (s.rj, s.rj_b), s._memory(), (s.m_clean, s.settled, s.last_result)
         (s.pc, s.m_h, s.m_b, s.m_orig, s.m_fresh, s.m_sub_fin,
          s.m_cl) = s.ex_pc, s.ex_h, s.ex_b, s.ex_orig, s.ex_fresh, s.ex_sub_fin, s.ex_cl
         getattr(s, CALL_STEP[s.pc])()
@@ -65,7 +65,7 @@ class Failover(RayJobState):
          s.ex_cl) = s._memory()
         (s.pc, s.m_h, s.m_b, s.m_orig, s.m_fresh, s.m_sub_fin, s.m_cl) = leader
         s.m_clean, s.settled, s.last_result = after
-        if s.rj is not rj:
+        if (s.rj, s.rj_b) != rj:        # (every write the ex-leader makes changes the RayJob)
             s.m_fresh = False
         if s.ex_pc is Pc.IDLE:
             s._ex_leader_exits()

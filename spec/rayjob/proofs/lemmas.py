@@ -114,12 +114,12 @@ class Lemmas(RayJobState):
     @invariant
     def lemma_phases_and_deadlines_of_the_configuration(s):
         """Waiting is entered only in InteractiveMode, an invalid spec and ValidationFailed
-        only after a user's edit (a fault: F > 0); a deadline the configuration does not
-        set (pre-running, a deletion rule's) is never armed."""
-        for h in (s.rj, s.rj_prev, s.rj_older, s.m_h):
+        only after a user's edit (a fault of the group `user_edit`); a deadline the
+        configuration does not set (pre-running, a deletion rule's) is never armed."""
+        for h in (s.rj, s.rj_prev, s.rj_older, s.m_h, s.ex_h):
             if h is not None and (h.phase is Phase.WAITING and s.mode is not Mode.INTERACTIVE
-                                  or s.F == 0 and (h.phase is Phase.VALIDATION_FAILED
-                                                   or not h.valid)):
+                                  or not s._may_be_invalid() and (h.phase is Phase.VALIDATION_FAILED
+                                                                  or not h.valid)):
                 return False
         return all(s._rank(t) is not Rank.OFF or getattr(s, t) is Timer.OFF
                    for t in ("t_pre_running", "t_rule_hour", "t_rule_day"))
@@ -243,11 +243,23 @@ class Lemmas(RayJobState):
     @invariant
     def lemma_created_name_is_the_attempts(s):
         """Only the attempt's persisted cluster name is created in it (ghost bookkeeping of
-        p1a): a name marked as created by the current attempt is att_cluster."""
+        p1a): a name marked as created by the current attempt is att_cluster. Between
+        attempts (New, Suspended) the next name may already be drawn: when the pool
+        overflowed, that may be att_cluster's (`s_model_bounds`)."""
+        if s.rj is None or s.rj.phase in (Phase.NEW, Phase.SUSPENDED):
+            return True
         if s.named and (not s.attempted or s.att_cluster is None
                         or s.cl_attempt[s.att_cluster] is not Age.CUR):
             return False
         return all(s.cl_attempt[c] is not Age.CUR or c is s.att_cluster for c in ClusterId)
+
+    @invariant
+    def lemma_persisted_cluster_is_the_attempts(s):
+        """The cluster name persisted in an attempt is the one it first persisted: only the
+        Suspending / Retrying reset clears it, and the next name begins a new attempt
+        (initRayJobStatusIfNeed, C:166-178)."""
+        return (s.rj is None or not s.attempted or s.rj_b.cluster is None
+                or s.rj_b.cluster is s.att_cluster)
 
     @invariant
     def lemma_children_carry_the_persisted_identity(s):

@@ -1,5 +1,5 @@
-"""Lemmas of claim 7 (no attempt whose Ray job succeeded is recorded as failed) without
-faults: what a RayJob's attempts, its submitter Job and pods and the Ray records look like
+"""Lemmas of claim 7 (no attempt whose Ray job succeeded is recorded as failed) and of the
+at-most-once claims (p1b, p2b, p3, p12) without faults: what a RayJob's attempts, its submitter Job and pods and the Ray records look like
 when nothing fails, so that PDR proves claim 7 for every backoffLimit
 (models/rayjob/proofs/no_faults.toml).
 
@@ -17,6 +17,8 @@ from ..types import (SUPERVISED_RECS, Age, ClusterId, Head, JCond, JStat, KvKey,
                     Phase, PodSlot, Rank, Reason, Rec, Rules, SubPc, Timer)
 
 ENDED = (Rec.SUCCEEDED, Rec.FAILED)           # the terminal records a run without faults leaves
+SUBMITTED = tuple(r for r in Rec if r is not Rec.NONE)
+STARTED = tuple(r for r in SUBMITTED if r is not Rec.PENDING)   # its driver started
 
 
 
@@ -480,3 +482,57 @@ class NoFaultLemmas(RayJobState):
         if not _calm(s) or pod is None or not _in_flight(s):
             return True
         return s.cl_attempt[pod.target] in (Age.PREV, Age.OLD)
+
+    # ------------------------------------------------ at most once per attempt (p1b, p2b, p3, p12)
+
+    @invariant
+    def lemma_created_cluster_stays_in_flight(s):
+        """Once the attempt created its RayCluster, the cluster exists while the attempt is
+        in flight: only Retrying, Complete and Failed delete it here, and Retrying starts a
+        new attempt before the next create (p1b)."""
+        if not _calm(s) or s.cl_creates[Age.CUR] == 0 or not _in_flight(s):
+            return True
+        c = s.att_cluster
+        return c is not None and s.cl_cr[c] and s.cl_attempt[c] is Age.CUR
+
+    @invariant
+    def lemma_cluster_create_is_the_attempts_first(s):
+        """A pending Create(RayCluster) is the attempt's first, under its persisted name
+        (the cache is exact: the cluster does not exist yet)."""
+        return (not _calm(s) or s.pc is not Pc.CREATE_CLUSTER
+                or (s.cl_creates[Age.CUR] == 0 and s.m_b.cluster is s.att_cluster))
+
+    @invariant
+    def lemma_created_job_stays_in_flight(s):
+        """Once the attempt created its submitter Job, the Job exists while the attempt is in
+        flight: only Retrying deletes it here (p2b)."""
+        return (not _calm(s) or s.job_creates[Age.CUR] == 0 or not _in_flight(s)
+                or s.job is not None)
+
+    @invariant
+    def lemma_job_create_is_the_attempts_first(s):
+        """A pending Create(Job) is the attempt's first (p2b)."""
+        return not _calm(s) or s.pc is not Pc.CREATE_JOB or s.job_creates[Age.CUR] == 0
+
+    @invariant
+    def lemma_submitted_record_stays_in_flight(s):
+        """Once the attempt's submitter submitted, its record exists while the attempt is in
+        flight (the head holding it stays up here), so `ray job status` finds it and no
+        pod submits again (p12)."""
+        if not _calm(s) or s.submit_calls[Age.CUR] == 0 or not _in_flight(s):
+            return True
+        return _att_rec_in(s, SUBMITTED)
+
+    @invariant
+    def lemma_started_record_left_pending(s):
+        """A driver starts as its record leaves PENDING; once the attempt's driver started,
+        no record of the attempt's clusters is PENDING again (p3)."""
+        if not _calm(s) or s.driver_starts[Age.CUR] == 0:
+            return True
+        return (all(s.kv[k] is not Rec.PENDING or s.cl_attempt[k.c] is not Age.CUR for k in s.kv)
+                and (not _in_flight(s) or _att_rec_in(s, STARTED)))
+
+    @invariant
+    def lemma_starts_follow_submits(s):
+        """A driver starts only from a submitted record: never more starts than submits."""
+        return not _calm(s) or all(s.driver_starts[a] <= s.submit_calls[a] for a in Age)
