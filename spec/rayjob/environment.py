@@ -8,7 +8,7 @@ Fairness: faults and user actions are never fair (they happen finitely often); a
 outage ends (weakly fair: the Deployment restarts the operator, leader election picks
 it); the clock is strongly fair (see `tick`).
 """
-from checker import action, fault, require
+from checker import GroupOn, action, fault, require
 
 from .operator import WRITE_STEP
 from .state import RayJobState
@@ -20,6 +20,8 @@ TIMERS = ("t_subfin", "t_grace", "t_chk", "t_active", "t_pre_running", "t_ttl", 
 
 
 class Environment(RayJobState):
+    editable = GroupOn("user_edit")      # the user may make the spec invalid (user_edits_spec)
+
     # ------------------------------------------------------------ operator faults
     @fault(group="crash")
     def crash(s):

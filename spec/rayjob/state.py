@@ -11,7 +11,7 @@ last one the operator observed and at most L changes behind: what a lagging info
 can return (docs/design.md, "What a lagging cache returns"). L = 0 is a cache that is
 always current.
 """
-from checker import Const, Ghost, GroupOn, Int, Map, Option, Spec, SpecError, initial
+from checker import Const, Ghost, Int, Map, Option, Spec, SpecError, initial
 
 from .types import (BACKOFF_LIMIT, EMPTY, NEW_RJ, OLDER, Age, CacheSt, ClStat, ClusterId, CrView,
                     ExitMode, Head, JobId, JobObj, JobView, JCond, Key, KvKey, Mode, Outcome, Pc,
@@ -54,7 +54,6 @@ class RayJobState(Spec):
     late_reconcile = Const(False, "may a reconcile owed come after a deadline passed (one "
                                   "worker, back-off, slow dashboard calls): not a fault")
     track_result = Const(False, "keep the last reconcile result (for liveness)")
-    editable = GroupOn("user_edit")              # the user may make the spec invalid
 
     # ------------------------------------------------------------ API server
     rj: Option[RJHead] = NEW_RJ                  # None: the RayJob is gone
