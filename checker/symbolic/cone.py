@@ -18,6 +18,8 @@ import dataclasses
 
 import z3
 
+from .terms import identical
+
 
 class Cones:
     """Cones of influence in one relation (what all cones share is computed once)."""
@@ -27,7 +29,7 @@ class Cones:
         self.reads = _Reads({leaf.get_id(): i for i, leaf in enumerate(rel.flat)})
         self.domains = conjuncts(z3.And(rel.domains, rel.constraint))
         self.changes = [[i for i, (new, old) in enumerate(zip(s.next, rel.flat))
-                         if not new.eq(old)] for s in rel.steps]
+                         if not identical(new, old)] for s in rel.steps]
 
     def of(self, formula: z3.BoolRef):
         """The relation projected on the cone of `formula`: a shallow copy whose leaves,

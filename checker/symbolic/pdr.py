@@ -41,6 +41,7 @@ from .certificate import Certificate
 from .cone import Cones, conjuncts
 from .engine import Goal, SymbolicEngine
 from .interrupt import answer
+from .terms import identical
 
 FIRST_SLICE = 2.0               # seconds per part in the first pass
 
@@ -290,7 +291,7 @@ def written_ranges(rel) -> list:
     sources: dict[int, list] = {}              # leaf -> constants and leaves written to it
     for j, leaf in enumerate(rel.flat):
         written = [s.next[j] for s in rel.init]
-        written += [s.next[j] for s in rel.steps if not z3.eq(s.next[j], leaf)]
+        written += [s.next[j] for s in rel.steps if not identical(s.next[j], leaf)]
         found = [origins(z3.simplify(t)) for t in written]
         if all(f is not None for f in found):
             sources[j] = [s for f in found for s in f]
