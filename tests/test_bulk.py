@@ -8,12 +8,14 @@ from __future__ import annotations
 import dataclasses
 import enum
 
+import numpy as np
 import pytest
 
 import checker.bulk.engine
 from checker import Int, Map, Spec, action, constraint, invariant, reachable, require, terminal
 from checker.bulk.engine import BulkEngine
 from checker.bulk.layout import Unsupported
+from checker.bulk.parts import Parts
 from checker.engines import ENGINES, run_engine
 from checker.errors import DomainError, SpecError
 from checker.explicit.explorer import ExplicitEngine
@@ -114,17 +116,50 @@ def test_constraints_terminals_witnesses_and_counterexamples_agree():
     assert bulk["verdicts"]["saw_green_b"][0].value == "holds"
 
 
-@pytest.mark.parametrize("spec, constants", [(TwoPhase, {"N": 4}), (Crossing, {})])
+class Wide(Spec):
+    """280 bits of state: five words."""
+    xs: Map[Int[1, 40], Int[0, 99]] = Map.fill(0)
+
+    @action
+    def bump(s, i: Int[1, 3]):
+        require(s.xs[i] < 2)
+        s.xs[i] += 1
+
+    @invariant
+    def sum_bounded(s):
+        return sum(s.xs.values()) <= 5
+
+
+@pytest.mark.parametrize("spec, constants", [(TwoPhase, {"N": 4}), (Crossing, {}), (Wide, {})])
 def test_on_threads_in_small_chunks_the_bulk_engine_is_the_same_search(monkeypatch, spec, constants):
     """Three threads, each level cut into chunks of 50 states and each chunk into three
     slices and three parts: the first violation, deadlock and firing counts stay the
-    interpreter's."""
+    interpreter's, also where a state is several words (whose first alone picks its part)."""
     monkeypatch.setattr(checker.bulk.engine, "CHUNK", 50)
     machine = Machine(spec, constants)
     interpreted = observed(ExplicitEngine(machine, CheckOptions(deadlock=True)).check())
     result = BulkEngine(machine, CheckOptions(deadlock=True, workers=3)).check()
     assert observed(result) == interpreted
     assert result.method.endswith("3 threads")
+
+
+@pytest.mark.parametrize("words", [1, 3])
+def test_parts_are_ranges_of_mixed_keys_that_split_sorted_keys_evenly(words):
+    """Mixing is undone exactly; a sorted array splits where `of` says each key's part
+    changes; and keys 0..2999 (a packed state's small values) share out evenly."""
+    parts = Parts(3, words)
+    dtype = np.dtype(np.uint64) if words == 1 else np.dtype([(f"w{i}", np.uint64) for i in range(words)])
+    keys = np.zeros(3000, dtype)
+    if words == 1:
+        keys[:] = np.arange(3000)
+    else:
+        keys["w0"], keys["w2"] = np.arange(3000) % 1000, np.arange(3000) // 1000
+    mixed = parts.mixed(keys)
+    assert (mixed != keys).any() and (parts.plain(mixed) == keys).all()
+    ordered = np.sort(mixed)
+    pieces = np.split(ordered, parts.split(ordered))
+    assert [set(parts.of(p)) for p in pieces] == [{0}, {1}, {2}]
+    assert all(abs(len(p) - 1000) < 100 for p in pieces)
 
 
 def test_ray_leaves_the_search_to_the_interpreters_workers_and_says_so():
@@ -159,20 +194,6 @@ def test_a_failing_step_is_reported_as_the_interpreter_reports_it():
         BulkEngine(Machine(Overflow), CheckOptions()).check()
     assert str(bulk.value) == str(interpreted.value)
     assert "outside its domain" in str(bulk.value)
-
-
-class Wide(Spec):
-    """280 bits of state: five words."""
-    xs: Map[Int[1, 40], Int[0, 99]] = Map.fill(0)
-
-    @action
-    def bump(s, i: Int[1, 3]):
-        require(s.xs[i] < 2)
-        s.xs[i] += 1
-
-    @invariant
-    def sum_bounded(s):
-        return sum(s.xs.values()) <= 5
 
 
 def test_states_of_several_words_need_the_bulk_engine_asked_for_by_name():

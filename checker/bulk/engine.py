@@ -9,11 +9,13 @@ successors are ordered as the interpreter finds them (by the state they come fro
 by binding and choice), so each level lists its new states in the interpreter's order,
 and the first violation found is the interpreter's.
 
-On `--workers N` (N > 1) it deduplicates on N threads: a hash of each state picks one of
-N parts, the visited states are kept sorted per part, and each thread sorts and looks up
-the successors of its part (numpy's sorts and searches run without the GIL, and they are
-most of the work). Parts never share a state, so nothing is compared across threads;
-the new states of the parts are then merged back into the interpreter's order.
+On `--workers N` (N > 1) it runs on N threads (numpy's sorts and searches run without the
+GIL, and they are most of the work). Each thread expands a slice of the level, sorts its
+successors and looks them up among the visited states, which are kept sorted in N parts,
+each a range of keys (`parts.py`): so a thread's sorted successors split into the parts
+by binary search. Then each thread merges what the slices found new in its part (a
+state may be found by two slices) and the parts' new states are merged back into the
+interpreter's order.
 
 What it does not do, it leaves to the interpreter: liveness (which needs the state
 graph), a state limit (which stops mid-level), and any state that takes a failing step
@@ -21,6 +23,7 @@ graph), a state limit (which stops mid-level), and any state that takes a failin
 """
 from __future__ import annotations
 
+import ctypes
 import dataclasses
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -38,11 +41,13 @@ from ..results import RunResult, Stats
 from ..symbolic.relation import Relation
 from ..symbolic.shapes import shape_of
 from .layout import Layout, Unsupported
+from .parts import Parts
 from .vectorize import compile_terms, leaf_index, truth
 
 AUTO_WORDS = 4          # chosen automatically only for states of at most four words
 AUTO_SECONDS = 2.0      # and whose relation reads in about this long (CPU seconds)
 CHUNK = 1 << 18         # states expanded together: bounds the memory successors take
+M_TRIM_THRESHOLD, M_TOP_PAD, M_MMAP_THRESHOLD = -1, -2, -3      # glibc's mallopt options
 
 
 class _Fallback(Exception):
@@ -129,6 +134,7 @@ class BulkEngine:
 
     def _check(self, model_name: str) -> RunResult:
         m, opts = self.machine, self.options
+        _reuse_freed_memory()
         stats, started = Stats(), time.perf_counter()
         deadline = started + opts.max_seconds if opts.max_seconds else float("inf")
         fired = [0] * len(m.all_bindings)
@@ -141,9 +147,11 @@ class BulkEngine:
         frontier = np.concatenate([self._key(c) for c in codes])
         frontier = frontier[self._holds(self.constraint, frontier)]
         parent = np.zeros(0, np.int32)
-        parts = self.parts = max(1, opts.workers)
+        parts = max(1, opts.workers)
+        self.parts = Parts(parts, self.layout.words)
         self.pool = ThreadPoolExecutor(parts) if parts > 1 else None
-        visited = [np.sort(frontier[_part_of(frontier, parts) == t]) for t in range(parts)]
+        frontier = self.parts.mixed(frontier)           # every array of states holds mixed keys
+        visited = [np.sort(frontier[self.parts.of(frontier) == t]) for t in range(parts)]
         if not len(frontier):
             raise m.no_initial_state()
         stats.depth = 1
@@ -163,7 +171,7 @@ class BulkEngine:
                     if opts.max_depth and stats.depth >= opts.max_depth:
                         self.levels.append(frontier)    # found, as the interpreter finds it,
                         self.parents.append(parent)     # but not expanded
-                        self._decide(frontier, 0)
+                        self._decide(self.parts.plain(frontier), 0)
                         stopped = f"depth limit {opts.max_depth} reached"
                         break
                     stats.depth += 1
@@ -193,18 +201,20 @@ class BulkEngine:
         found, parents = [], []
         seen = [np.zeros(0, self.layout.dtype) for _ in visited]
         for lo in range(0, len(frontier), CHUNK):
-            succ, rank = self._successors(frontier[lo:lo + CHUNK], lo, fired, deadline)
-            stats.transitions += len(succ)
-            part = _part_of(succ, self.parts)
+            slices = self._successors(frontier[lo:lo + CHUNK], lo, fired, deadline)
+            stats.transitions += sum(n for n, _ in slices)
 
             def new_in_part(t: int):
-                mine = part == t
-                fresh, first = _first_unseen(succ[mine], rank[mine], visited[t], seen[t])
-                keep = self._holds(self.constraint, fresh)
+                pieces = [found[t] for _, found in slices]
+                fresh, first = pieces[0] if len(pieces) == 1 else \
+                    _distinct(*map(np.concatenate, zip(*pieces)), kind="stable")  # merges sorted runs
+                fresh, first = _unseen(fresh, first, visited[t], seen[t])
+                keep = self._holds(self.constraint, self.parts.plain(fresh))
                 fresh, first = fresh[keep], first[keep]
-                seen[t] = _merged(seen[t], np.sort(fresh))
-                return fresh, first
-            fresh, first = zip(*self._each_part(new_in_part, range(self.parts)))
+                seen[t] = _merged(seen[t], fresh)
+                order = np.argsort(first)
+                return fresh[order], first[order]
+            fresh, first = zip(*self._each_part(new_in_part, range(self.parts.count)))
             first = np.concatenate(first)
             order = np.argsort(first, kind="stable")        # the parts' runs, merged
             found.append(np.concatenate(fresh)[order])
@@ -218,30 +228,34 @@ class BulkEngine:
         return list(self.pool.map(work, items))
 
     def _successors(self, keys: np.ndarray, offset: int, fired: list[int], deadline: float):
-        """Every successor of `keys` (the level's states from index `offset` on) with its
-        rank (see `_expand`); the properties they decide and a deadlock among them are
-        recorded. A slice of `keys` per thread, put back together in order."""
-        width = -(-len(keys) // self.parts)
+        """The successors of `keys` (the level's states from index `offset` on); the
+        properties they decide and a deadlock among them are recorded. A slice of `keys`
+        per thread; per slice, the number of successors, and per part the distinct ones,
+        sorted, each with its lowest rank (see `_expand`)."""
+        width = -(-len(keys) // self.parts.count)
 
         def from_slice(start: int):
-            part = keys[start:start + width]
-            enabled, firsts = self._checked(part)
+            states = self.parts.plain(keys[start:start + width])
+            enabled, firsts = self._checked(states)
             counts = [0] * len(fired)
-            succ, rank = self._expand(part, enabled, counts, deadline)
-            stuck = self._deadlocked(part, rank // len(self.steps), offset + start) \
+            succ, rank = self._expand(states, enabled, counts, deadline)
+            n = len(succ)
+            stuck = self._deadlocked(states, rank // len(self.steps), offset + start) \
                 if self.options.deadlock else None
-            return start, firsts, counts, succ, rank + start * len(self.steps), stuck
-        out, ranks = [], []
-        for start, firsts, counts, succ, rank, stuck in self._each_part(
-                from_slice, range(0, len(keys), width)):
+            succ, rank = _distinct(self.parts.mixed(succ), rank + start * len(self.steps))
+            bounds = self.parts.split(succ)
+            return firsts, counts, n, list(zip(np.split(succ, bounds), np.split(rank, bounds))), stuck
+        starts = range(0, len(keys), width)
+        slices = []
+        for start, (firsts, counts, n, found, stuck) in zip(
+                starts, self._each_part(from_slice, starts)):
             self._record(firsts, offset + start)
             for i, count in enumerate(counts):
                 fired[i] += count
             if self.deadlock_at is None:
                 self.deadlock_at = stuck
-            out.append(succ)
-            ranks.append(rank)
-        return np.concatenate(out), np.concatenate(ranks)
+            slices.append((n, found))
+        return slices
 
     def _decide(self, keys: np.ndarray, offset: int) -> list[np.ndarray]:
         """Check states of the level, from index `offset` on (failing steps, then the
@@ -311,39 +325,50 @@ class BulkEngine:
         level, index = found
         keys = []
         while True:
-            keys.append(self.levels[level][index])
+            keys.append(self.levels[level][index:index + 1])
             if level == 0:
                 break
             index, level = int(self.parents[level][index]), level - 1
-        return [self.rel.code_of(self.layout.leaf_terms(k)) for k in reversed(keys)]
+        path = self.parts.plain(np.concatenate(keys[::-1]))
+        return [self.rel.code_of(self.layout.leaf_terms(k)) for k in path]
+
+
+def _reuse_freed_memory() -> None:
+    """Keep arrays of up to 32 MiB in the C heap, and freed memory for the next: by
+    default glibc maps each array over 128 KiB afresh and unmaps it when freed, so that
+    every level pays again for the kernel's zeroed pages (a fifth of the run's time,
+    most of it system time, on TwoPhase N=9). Elsewhere than glibc, nothing changes."""
+    try:
+        mallopt = ctypes.CDLL("libc.so.6").mallopt
+    except (OSError, AttributeError):
+        return
+    for option, value in ((M_MMAP_THRESHOLD, 32 << 20), (M_TRIM_THRESHOLD, 1 << 30),
+                          (M_TOP_PAD, 256 << 20)):
+        mallopt(option, value)
 
 
 class _OutOfTime(Exception):
     """The time limit passed during a level."""
 
 
-def _first_unseen(keys: np.ndarray, rank: np.ndarray, *known: np.ndarray):
-    """The distinct `keys` in none of the sorted arrays `known`, each with its lowest
-    rank, ordered by that rank."""
+def _distinct(keys: np.ndarray, rank: np.ndarray, kind: str = "quicksort"):
+    """The distinct `keys`, sorted, each with its lowest rank."""
     if not len(keys):
         return keys, rank
-    order = np.argsort(keys)
+    order = np.argsort(keys, kind=kind)
     keys, rank = keys[order], rank[order]
     starts = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))
-    keys, rank = keys[starts], np.minimum.reduceat(rank, starts)
+    return keys[starts], np.minimum.reduceat(rank, starts)
+
+
+def _unseen(keys: np.ndarray, rank: np.ndarray, *known: np.ndarray):
+    """The sorted `keys`, with their ranks, that are in none of the sorted arrays `known`."""
     for sorted_keys in known:
-        if len(sorted_keys):
+        if len(sorted_keys) and len(keys):
             at = np.minimum(np.searchsorted(sorted_keys, keys), len(sorted_keys) - 1)
             unseen = sorted_keys[at] != keys
             keys, rank = keys[unseen], rank[unseen]
-    order = np.argsort(rank)
-    return keys[order], rank[order]
-
-
-def _part_of(keys: np.ndarray, parts: int) -> np.ndarray:
-    """Each state's part: its first word, mixed (Fibonacci hashing), modulo `parts`."""
-    word = keys if keys.dtype.names is None else keys[keys.dtype.names[0]]
-    return (word * np.uint64(0x9E3779B97F4A7C15) >> np.uint64(40)) % np.uint64(parts)
+    return keys, rank
 
 
 def _merged(sorted_keys: np.ndarray, more: np.ndarray) -> np.ndarray:
