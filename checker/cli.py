@@ -255,16 +255,14 @@ def replay(trace, model):
 def certify(certs, model):
     """Re-check proof certificates (inductive invariants) against MODEL's spec, read once
     for all of them."""
-    from .symbolic.certificate import Certificate, certify as check_certificate
-    from .symbolic.relation import Relation
+    from .symbolic.certificate import Certificate, Certifier
     out, err = console(), console(stderr=True)
     try:
         m = load_model(model)
         m.engine = "pdr"
         certificates = [Certificate.read(cert) for cert in certs]
-        machine = m.machine()
-        rel = Relation(machine)
-        failures = [check_certificate(c, machine, rel) for c in certificates]
+        certifier = Certifier(m.machine())
+        failures = [certifier.check(c) for c in certificates]
     except CheckerError as e:
         fail(err, e)
     for certificate, failed in zip(certificates, failures):

@@ -3,6 +3,7 @@
 Differential tests against BFS (counterexample depths, successor sets, proofs), the
 known traps of reading Python symbolically, and an instance far beyond BFS.
 """
+import dataclasses
 import enum
 import json
 import os
@@ -27,7 +28,7 @@ from checker.options import CheckOptions
 from checker.explicit.machine import Machine
 from checker.model import load_model
 from checker.symbolic.bmc import BMC
-from checker.symbolic.certificate import certify
+from checker.symbolic.certificate import Certifier, certify
 from checker.symbolic.cone import Cones
 from checker.symbolic.engine import goals
 from checker.symbolic.kind import KInduction
@@ -302,6 +303,28 @@ def test_a_proof_ranges_over_the_cone_of_its_property_and_rechecks_on_the_whole_
     assert certify(proved.certificate, Machine(LeakyGate)) != []
     bad = check(PDR, LeakyGate)["level_stops_at_two"]
     assert bad.verdict.value == "violated" and len(bad.trace.steps) - 1 == 3
+
+
+class GatedBelowOne(Gated):
+    """A claim the gate's invariant does not imply: level reaches 1 and 2."""
+
+    @invariant
+    def level_stays_zero(s):
+        return s.level == 0
+
+
+def test_certificates_sharing_an_invariant_check_it_once_but_each_its_own_safety():
+    """PDR's certificates of one model usually share one invariant: certify checks its
+    initiation and consecution once, and each property's safety on its own."""
+    machine = Machine(GatedBelowOne)
+    proved = check(PDR, machine, properties=["level_stops_at_two"])["level_stops_at_two"]
+    borrowed = dataclasses.replace(proved.certificate, property="level_stays_zero")
+    certifier = Certifier(machine)
+    assert certifier.check(proved.certificate) == []
+    assert certifier.check(borrowed) == ["safety (Inv => no bad state, no failure)"]
+    assert list(certifier.inductive.values()) == [[]]
+    leaky = dataclasses.replace(proved.certificate, spec="LeakyGate")
+    assert Certifier(Machine(LeakyGate)).check(leaky) == ["consecution (Inv /\\ Next => Inv')"]
 
 
 # ---------------------------------------------------------------- symbolic constants
