@@ -275,7 +275,7 @@ class BoundSpec:
                             f"all(...) or any(...) over the domain instead", where_defined(fn))
         instances = list(itertools.product(*(d.values for d in domains)))
         labels = [tuple((p, d.show(v)) for p, d, v in zip(params, domains, combo)) for combo in instances]
-        read = state_reads(fn, members, {v.name for v in self.variables})
+        read = state_reads(fn, members, {v.name for v in self.variables}, self.spec_cls.__mro__)
         # one that reads nothing is evaluated everywhere (-1): no step would change it,
         # so with a bit per variable it would not be evaluated even in the initial states
         return Property(name, kind, fn, where_defined(fn), instances, labels, self._mask(read or None))
@@ -293,7 +293,7 @@ class BoundSpec:
             if role.kind not in (Kind.ACTION, Kind.FAULT):
                 continue
             params, domains = self._parameters(f"action {name}", fn, members)
-            writes = self._mask(state_reads(fn, members, names))   # names it, or keeps it
+            writes = self._mask(state_reads(fn, members, names, self.spec_cls.__mro__))  # names it, or keeps it
             for combo in itertools.product(*(d.values for d in domains)):
                 bindings.append(Binding(
                     len(bindings), name, role.kind, role.group, tuple(zip(params, combo)),

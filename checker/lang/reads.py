@@ -10,10 +10,11 @@ methods it calls as `s.helper(...)`; `getattr(s, name)`, `hasattr` and `setattr`
 where every value `name` can take is known from the source: a string, an item of a
 module-level tuple, list, set or dict of strings, or a variable bound only by `for` loops
 and comprehensions over those (`for t in TIMERS: getattr(s, t)`). Static and class
-methods read nothing (they have no `s`). Anything else done with `s` (passed to a
-function, returned, an attribute name computed otherwise, a property's code, `super()`,
-which passes it unseen) means
-"reads everything": the analysis may over-approximate, never miss a read.
+methods read nothing (they have no `s`). `super().m(...)` reads what the `m` next in
+the spec's MRO reads (a spec built on a library overrides its actions so). Anything else
+done with `s` (passed to a function, returned, an attribute name computed otherwise, a
+property's code, `super()` used otherwise, which passes it unseen) means "reads
+everything": the analysis may over-approximate, never miss a read.
 
 The explicit engine relies on it twice: a property is evaluated only after steps that
 changed what it reads (and its value is remembered per codes of those variables), and
@@ -28,14 +29,16 @@ from typing import Any, Callable
 from .recompile import source_def
 
 
-def state_reads(fn: Callable, methods: dict[str, Any], names: set[str]) -> frozenset[str] | None:
+def state_reads(fn: Callable, methods: dict[str, Any], names: set[str],
+                mro: tuple[type, ...] = ()) -> frozenset[str] | None:
     """The state variables (among `names`) that `fn(s)` may read; None where that is not
-    known from its source (then it may read any)."""
+    known from its source (then it may read any). `methods`: the spec's members; `mro`:
+    its classes, for `super()`."""
     reads: set[str] = set()
-    return frozenset(reads) if _collect(fn, methods, names, reads, set()) else None
+    return frozenset(reads) if _collect(fn, (methods, mro), names, reads, set()) else None
 
 
-def _collect(fn, methods, names, reads: set[str], visiting: set) -> bool:
+def _collect(fn, spec, names, reads: set[str], visiting: set) -> bool:
     """Add `fn`'s reads to `reads`; False where they cannot be told."""
     if fn in visiting:
         return True                                   # recursion: its reads are being added
@@ -45,10 +48,14 @@ def _collect(fn, methods, names, reads: set[str], visiting: set) -> bool:
         return False
     fdef = found[0]
     state = fdef.args.args[0].arg
-    if any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "super"
-           for n in ast.walk(fdef)):
-        return False                                  # `super()` passes `s` unseen
+    methods = spec[0]
     for node, parent in _with_parents(fdef):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "super":
+            inherited = _inherited(fn, node, parent, spec[1])
+            if not (isinstance(inherited, types.FunctionType)
+                    and _collect(inherited, spec, names, reads, visiting)):
+                return False                          # `super()` passes `s` unseen
+            continue
         if not (isinstance(node, ast.Name) and node.id == state) or node is fdef:
             continue
         if isinstance(parent, ast.Attribute) and isinstance(node.ctx, ast.Load):
@@ -63,13 +70,23 @@ def _collect(fn, methods, names, reads: set[str], visiting: set) -> bool:
                 continue
             member = methods.get(attr, _MISSING)
             if isinstance(member, types.FunctionType):
-                if not _collect(member, methods, names, reads, visiting):
+                if not _collect(member, spec, names, reads, visiting):
                     return False
             elif isinstance(member, (staticmethod, classmethod)):
                 continue                              # no `s`: reads no state
             elif member is _MISSING or hasattr(type(member), "__get__"):
                 return False                          # unknown, or a property's code
     return True
+
+
+def _inherited(fn, call: ast.Call, parent, mro: tuple[type, ...]):
+    """What `super().m` names in `fn`, `call` being `super()`: the `m` of the first class
+    after `fn`'s own in `mro`; None for another use of `super` or one not found."""
+    if call.args or not isinstance(parent, ast.Attribute) or "__class__" not in fn.__code__.co_freevars:
+        return None
+    owner = fn.__closure__[fn.__code__.co_freevars.index("__class__")].cell_contents
+    after = mro[mro.index(owner) + 1:] if owner in mro else ()
+    return next((vars(k)[parent.attr] for k in after if parent.attr in vars(k)), None)
 
 
 def _dynamic_attrs(node, parent, fdef, globals_) -> set[str] | None:
