@@ -30,7 +30,7 @@ from .properties import ReadyMadeProperties
 from .state import CacheSt, Result, kubernetes_state
 
 
-class Kubernetes(Failover, ReadyMadeProperties):
+class Kubernetes(Failover, Faults, ReadyMadeProperties):
     """Every actor of the library in one mixin (after `kubernetes_state(...)` in the bases)."""
 
 

@@ -30,10 +30,8 @@ class Environment(RayJobState):
         require(s.budget > 0 and s.pc is not Pc.IDLE)
         s._fault()
         s.crash_phase = s.rj.phase if s.rj is not None else None
-        s._forget()
-        s._resync()
-        if s.track_result:
-            s.last_result = Result.ERROR
+        s._process_exits()
+        s._process_starts()
 
     @fault(group="write_fail")
     def write_fails(s):

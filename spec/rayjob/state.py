@@ -87,6 +87,7 @@ class RayJobState(Spec):
     job_prev: JobView = JobView.ABSENT
     job_older: JobView = JobView.ABSENT
     # ------------------------------------------------------------ operator memory
+    Pc = Pc                                      # its type, for the library's failover
     pc: Pc = Pc.IDLE
     m_h: Option[RJHead] = None                   # the in-memory RayJob
     m_b: RJBody = EMPTY
@@ -298,6 +299,20 @@ class RayJobState(Spec):
         s.pc, s.m_h, s.m_b, s.m_orig = Pc.IDLE, None, EMPTY, None
         s.m_fresh = s.m_sub_fin = False
         s.m_cl = ClStat.NONE
+
+    def _process_exits(s):
+        """The operator process dies (a crash, an outage, an ex-leader's exit): its memory
+        is gone, and the next reconcile is owed before time may pass (`_event`)."""
+        s._event()
+        s._forget()
+
+    def _process_starts(s):
+        """A new operator process: its informer cache filled by a LIST, current; the
+        initial LIST enqueues the RayJob, so a reconcile is owed, as after an error."""
+        s._event()
+        s._resync()
+        if s.track_result:
+            s.last_result = Result.ERROR
 
     def _end(s, result: Result):
         """The reconcile returns `result`. If it wrote nothing and nothing else moved
