@@ -28,7 +28,8 @@ spec with variables of its own (the RayJob spec) takes this failover as it is:
 `_leader_memory()` pairs each live memory variable with its ex-leader copy (by default
 `pc`, `fresh` and the names in `MEMORY` and `PROCESS_MEMORY`, each with its `ex_` copy),
 and `_ex_leader_step()` is the ex-leader's call and what follows it, on its memory. The
-rest it needs is the operator's: `budget`, `F`, `Pc`, `_process_starts`, `_process_exits`.
+rest it needs is the operator's: `budget`, `F`, `Pc`, `_fault`, `_process_starts`,
+`_process_exits`.
 
 Fairness: the ex-leader's step is weakly fair (it resumes, or is killed, eventually).
 """
@@ -41,7 +42,7 @@ class Failover(Spec):
         """The leader pauses before its next call and loses the Lease; another replica
         wins it and starts afresh. The paused one keeps its memory (`ex_*`)."""
         require(s.budget > 0 and s.pc is not s.Pc.IDLE and s.ex_pc is s.Pc.IDLE)
-        s.budget -= 1
+        s._fault()
         s._swap_leaders()                     # the ex-leader's copy was empty: now the live one is
         s._process_starts()
 

@@ -21,7 +21,6 @@ from checker import action, fault
 
 from spec import kubernetes
 
-from .operator import CALL_STEP
 from .state import RayJobState
 
 # the operator's memory of a reconcile (state.py), each with the ex-leader's copy
@@ -38,6 +37,7 @@ class Failover(kubernetes.Failover, RayJobState):
         initial LIST enqueues every object). The paused one keeps its memory (`ex_*`)."""
         super().leader_failover()
         s.failed_over = True
+        s._interrupted()
 
     @action(group="failover", fair="weak", calls="API server or Ray head")
     def ex_leader_call(s, goes_on: bool):
@@ -57,6 +57,6 @@ class Failover(kubernetes.Failover, RayJobState):
         swapped); any step of it is an event for the leader, and its own result dies
         with it."""
         result = s.last_result
-        getattr(s, CALL_STEP[s.pc])()
+        s._call()
         s._event()
         s.last_result = result
