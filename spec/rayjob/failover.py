@@ -49,6 +49,7 @@ class Failover(kubernetes.Failover, RayJobState):
         super().ex_leader_call(goes_on)
 
     def _leader_memory(s) -> tuple[tuple[str, str], ...]:
+        """RayJob's own names for the memory and its copy (`m_h` and `ex_h`, ...)."""
         return LEADER_MEMORY
 
     def _ex_leader_step(s):
