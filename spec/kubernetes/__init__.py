@@ -8,7 +8,8 @@ ex-leader keeps its own copy), and mixes in the actors it lives among:
     apiserver.py   create / update / delete with AlreadyExists, 409, finalizers; the GC
     cache.py       the informer cache with lag L, over the controller's view; the `stale` fault
     operator.py    one worker, a work queue, a reconcile as a sequence of API calls
-    faults.py      crash, outage, failed write, lost response, user deletion; the budget F
+    faults.py      crash, outage, failed write, lost response (OperatorFaults), user
+                   deletion; the budget F
     failover.py    leader-election failover: a paused ex-leader resumes with its own memory
     properties.py  ready-made properties: no orphans, no stuck finalizer, at most one
                    create (per generation), identity kept
@@ -24,15 +25,15 @@ RayJob spec.
 from .apiserver import ApiServer
 from .cache import InformerCache
 from .failover import Failover
-from .faults import Faults
+from .faults import Faults, OperatorFaults
 from .operator import OperatorProcess
 from .properties import ReadyMadeProperties
 from .state import CacheSt, Result, kubernetes_state
 
 
-class Kubernetes(Failover, ReadyMadeProperties):
+class Kubernetes(Failover, Faults, ReadyMadeProperties):
     """Every actor of the library in one mixin (after `kubernetes_state(...)` in the bases)."""
 
 
 __all__ = ["ApiServer", "CacheSt", "Failover", "Faults", "InformerCache", "Kubernetes",
-           "OperatorProcess", "ReadyMadeProperties", "Result", "kubernetes_state"]
+           "OperatorFaults", "OperatorProcess", "ReadyMadeProperties", "Result", "kubernetes_state"]

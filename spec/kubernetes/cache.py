@@ -83,5 +83,5 @@ class InformerCache(Spec):
         for now; a Get returns the one `lag` changes back."""
         require(lag <= s.L and s.budget > 0 and s.cache_st[r] is CacheSt.FRESH
                 and lag <= s.cache_lag[r])
-        s.budget -= 1
+        s._fault()
         s._cache_at(r, lag)

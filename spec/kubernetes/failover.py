@@ -23,20 +23,26 @@ of the ex-leader swaps it with the live memory, runs the controller's own `_call
 `_after`, and swaps back. Its reads, if its `_call`/`_after` made any, would go to the
 shared informer cache (failover models keep it current, L = 0).
 
+Where a controller keeps that memory and how it runs a call are two narrow hooks, so a
+spec with variables of its own (the RayJob spec) takes this failover as it is:
+`_leader_memory()` pairs each live memory variable with its ex-leader copy (by default
+`pc`, `fresh` and the names in `MEMORY` and `PROCESS_MEMORY`, each with its `ex_` copy),
+and `_ex_leader_step()` is the ex-leader's call and what follows it, on its memory. The
+rest it needs is the operator's: `budget`, `F`, `Pc`, `_fault`, `_process_starts`,
+`_process_exits`.
+
 Fairness: the ex-leader's step is weakly fair (it resumes, or is killed, eventually).
 """
-from checker import action, fault, require
-
-from .faults import Faults
+from checker import Spec, action, fault, require
 
 
-class Failover(Faults):
+class Failover(Spec):
     @fault(group="failover")
     def leader_failover(s):
         """The leader pauses before its next call and loses the Lease; another replica
         wins it and starts afresh. The paused one keeps its memory (`ex_*`)."""
         require(s.budget > 0 and s.pc is not s.Pc.IDLE and s.ex_pc is s.Pc.IDLE)
-        s.budget -= 1
+        s._fault()
         s._swap_leaders()                     # the ex-leader's copy was empty: now the live one is
         s._process_starts()
 
@@ -45,22 +51,33 @@ class Failover(Faults):
         """The paused ex-leader resumes and makes its pending call, and computes what
         follows as the leader would; or its Lease renewal fails first and it exits
         (`goes_on` false). A reconcile it ends is its last."""
-        require(s.ex_pc is not s.Pc.IDLE)
+        require(s.F > 0 and s.ex_pc is not s.Pc.IDLE)  # F = 0: the symbolic engines leave it out
         if goes_on:
             s._swap_leaders()
-            ok = s._call()
-            queued = s.queued                 # its write was a watch event for the leader
-            s._after(ok)
-            s.queued = queued                 # its own requeue dies with it
+            s._ex_leader_step()
             s._swap_leaders()
         if not goes_on or s.ex_pc is s.Pc.IDLE:
             s._swap_leaders()
             s._process_exits()
             s._swap_leaders()
 
+    def _ex_leader_step(s):
+        """The ex-leader's pending call and the computation after it, on its memory
+        (swapped in): its write is a watch event for the leader, its own requeue dies
+        with it."""
+        ok = s._call()
+        queued = s.queued
+        s._after(ok)
+        s.queued = queued
+
+    def _leader_memory(s) -> tuple[tuple[str, str], ...]:
+        """Each operator memory variable and the ex-leader's copy of it."""
+        names = ("pc", "fresh") + s.MEMORY + s.PROCESS_MEMORY
+        return tuple((name, f"ex_{name}") for name in names)
+
     def _swap_leaders(s):
         """Exchange the live operator memory with the ex-leader's copy."""
-        for name in ("pc", "fresh") + s.MEMORY + s.PROCESS_MEMORY:
-            live, paused = getattr(s, name), getattr(s, f"ex_{name}")
+        for name, ex_name in s._leader_memory():
+            live, paused = getattr(s, name), getattr(s, ex_name)
             setattr(s, name, paused)
-            setattr(s, f"ex_{name}", live)
+            setattr(s, ex_name, live)

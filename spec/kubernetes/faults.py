@@ -19,27 +19,29 @@ A counterexample found with budget F needs at most F faults; faults are never fa
   A controller that goes on after a failed write says so in `_write_failed`.
 * `stale` (cache.py): the informer cache withholds the newest versions of an object.
 * `user_delete`: a user deletes one of the objects in `USER_DELETES` (`kubectl delete`).
+
+The operator's own faults (`OperatorFaults`: crash, outage, failed write, lost response)
+read only the operator's `budget`, `pc`, `op_down`, `Pc`, `WRITES` and its hooks
+`_fault` (spend the budget), `_process_exits`, `_process_starts`, `_call` and
+`_write_failed`: a spec with variables of its own (the RayJob spec) takes them alone.
 """
-from checker import action, fault, initial, require
+from checker import Spec, action, fault, initial, require
 
 from .apiserver import ApiServer
 from .operator import OperatorProcess
 from .state import Result
 
 
-class Faults(ApiServer, OperatorProcess):
-    USER_DELETES = ()           # the objects a user may delete (members of its Ref)
-
-    @initial
-    def init(s):
-        """The fault budget is full."""
-        s.budget = s.F
+class OperatorFaults(Spec):
+    def _fault(s):
+        """Spend one unit of the fault budget (each fault's guard asks `budget > 0`)."""
+        s.budget -= 1
 
     @fault(group="crash")
     def crash(s):
         """The operator dies between two calls and restarts with a fresh cache."""
         require(s.budget > 0 and s.pc is not s.Pc.IDLE)
-        s.budget -= 1
+        s._fault()
         s._process_exits()
         s._process_starts()
 
@@ -49,7 +51,7 @@ class Faults(ApiServer, OperatorProcess):
         replica holds the leader-election Lease (a lost Lease makes controller-runtime's
         manager return, and the process exits); no reconcile runs until `outage_end`."""
         require(s.budget > 0 and not s.op_down)
-        s.budget -= 1
+        s._fault()
         s._process_exits()
         s.op_down = True
 
@@ -65,7 +67,7 @@ class Faults(ApiServer, OperatorProcess):
     def write_fails(s):
         """The pending write is not applied; the reconcile returns the error."""
         require(s.budget > 0 and s.pc in s.WRITES)
-        s.budget -= 1
+        s._fault()
         s._write_failed()
 
     @fault(group="write_lost")
@@ -73,17 +75,26 @@ class Faults(ApiServer, OperatorProcess):
         """The pending write is applied, its response lost; the reconcile returns an error."""
         require(s.budget > 0 and s.pc in s.WRITES)
         require(s._call())                    # applied (a 409 or AlreadyExists: no change)
-        s.budget -= 1
+        s._fault()
         s._write_failed()
 
     def _write_failed(s):
         """What the reconcile does with an error from its pending write: it returns it."""
         s._end(Result.ERROR)
 
+
+class Faults(OperatorFaults, ApiServer, OperatorProcess):
+    USER_DELETES = ()           # the objects a user may delete (members of its Ref)
+
+    @initial
+    def init(s):
+        """The fault budget is full."""
+        s.budget = s.F
+
     @fault(group="user_delete")
     def user_delete(s, r: "Ref"):
         """`kubectl delete`: a deletionTimestamp while a finalizer is there, else gone."""
         require(s.budget > 0 and r in s.USER_DELETES and s.objects[r] is not None
                 and not s.objects[r].deleting)
-        s.budget -= 1
+        s._fault()
         s._delete(r)

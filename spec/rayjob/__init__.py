@@ -18,8 +18,9 @@ actor:
     raycluster.py   the RayCluster controller bringing the head up; head restarts
     rayhead.py      Ray's Jobs API: put-if-absent submit, stop, lazy recovery
     program.py      the user's entrypoint: one external side effect, then exit
-    environment.py  operator faults, the user, the abstract clock
-    failover.py     a leader-election failover: a paused ex-leader resuming its reconcile
+    environment.py  operator faults (spec/kubernetes's), the user, the abstract clock
+    failover.py     a leader-election failover (spec/kubernetes's): a paused ex-leader
+                    resuming its reconcile
     properties.py   the claims of issue 3 as invariants, and witnesses
     liveness.py     the claims of issue 6 (fair progress), checked by RayJobLive
     spec.py         RayJob: all of the above in one class

@@ -7,53 +7,49 @@ exist only where their outcome differs from the step's normal one.
 Fairness: faults and user actions are never fair (they happen finitely often); an
 outage ends (weakly fair: the Deployment restarts the operator, leader election picks
 it); the clock is strongly fair (see `tick`).
+
+The operator's faults (crash, outage, failed write, lost response) are the library's
+(spec/kubernetes/faults.py): the process exiting and starting are the operator's
+(state.py), its call the `op_<call>` step (`_call`, operator.py), and what a failed
+write returns is `_write_failed` here. `crash` and `write_lost` add their ghosts.
 """
 from checker import GroupOn, action, fault, require
 
-from .operator import WRITE_STEP
+from spec import kubernetes
+
 from .state import RayJobState
-from .types import (DASHBOARD_CALLS, WRITES, ClusterId, KvKey, Pc, Rank, Result, Timer,
-                    NONTERMINAL_RECS)
+from .types import DASHBOARD_CALLS, ClusterId, KvKey, Pc, Rank, Result, Timer, NONTERMINAL_RECS
 
 TIMERS = ("t_subfin", "t_grace", "t_chk", "t_active", "t_pre_running", "t_ttl", "t_rule_hour",
           "t_rule_day")
 
 
-class Environment(RayJobState):
+class Environment(RayJobState, kubernetes.OperatorFaults):   # RayJobState's `_fault` first
     editable = GroupOn("user_edit")      # the user may make the spec invalid (user_edits_spec)
 
     # ------------------------------------------------------------ operator faults
     @fault(group="crash")
     def crash(s):
         """Operator crash (§13.4): the process dies between two calls; its memory is lost and
-        the restarted operator starts from a fresh, consistent LIST."""
-        require(s.budget > 0 and s.pc is not Pc.IDLE)
-        s._fault()
+        the restarted operator starts from a fresh, consistent LIST (the library's crash;
+        the ghost `crash_phase` records the persisted phase)."""
+        super().crash()
         s.crash_phase = s.rj.phase if s.rj is not None else None
-        s._forget()
-        s._resync()
-        if s.track_result:
-            s.last_result = Result.ERROR
+        s._interrupted()
 
-    @fault(group="write_fail")
-    def write_fails(s):
-        """Write failure (§13.4): the pending API-server write is not applied; Reconcile
-        returns the error (`RequeueAfter 3s, err`, rate-limited retry)."""
-        require(s.budget > 0 and s.pc in WRITES)
-        s._fault()
+    def _write_failed(s):
+        """Write failure (§13.4): Reconcile returns the error (`RequeueAfter 3s, err`,
+        rate-limited retry), for a write not applied and for a lost response alike."""
         s._end(Result.ERROR)
 
     @fault(group="write_lost")
     def write_lost(s):
         """Lost response (§13.4): the pending write is applied, but the operator sees an error
-        (timeout) and returns; the rest of its computation never happens."""
-        require(s.budget > 0 and s.pc in WRITES)
+        (timeout) and returns; the rest of its computation never happens (the library's
+        write_lost; the ghost `lost_create` records a lost create)."""
         creating = s.pc in (Pc.CREATE_CLUSTER, Pc.CREATE_JOB)
-        require(getattr(s, WRITE_STEP[s.pc])())          # applied (not a 409 / NotFound)
-        s._fault()
+        super().write_lost()
         s.lost_create = s.lost_create or creating
-        s._forget()
-        s._end(Result.ERROR)
 
     @fault(group="net")
     def dashboard_error(s):
@@ -75,24 +71,6 @@ class Environment(RayJobState):
         require(s.budget > 0 and s.pc is Pc.SUBMIT_JOB)
         require(s._submit_job(deliver=True, answer=False))
         s._fault()
-
-    @fault(group="outage")
-    def outage_begin(s):
-        """Operator outage (§13.4): no reconcile for a while (down, no leader, API
-        unreachable); its memory is lost."""
-        require(s.budget > 0 and not s.op_down)
-        s._fault()
-        s._forget()
-        s.op_down = True
-
-    @action(group="outage_end", fair="weak")
-    def outage_end(s):
-        """The operator is back and lists everything again (a fresh cache, §13.4); the
-        initial LIST enqueues every object, so a reconcile is owed."""
-        require(s.op_down)
-        s._event()
-        s.op_down = False
-        s._resync()
 
     # ------------------------------------------------------------ the user
     def _user(s) -> bool:

@@ -322,7 +322,7 @@ class ExLeaderUnfenced(RayJob):
     it drew replaces the one the new attempt persisted (claim 4)."""
 
     def _ex_leader_step(s):
-        s.ex_fresh = s.rj is not None
+        s.m_fresh = s.rj is not None               # the ex-leader's copy, swapped in
         super()._ex_leader_step()
 
 

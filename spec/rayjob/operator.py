@@ -32,6 +32,11 @@ class Operator(RayJobState):
     def _fail(s, reason: Reason):
         s._set(phase=Phase.FAILED, reason=reason)
 
+    def _call(s) -> bool:
+        """The call at `pc` and the computation after it, as its `op_<call>` action makes
+        it (for the library's faults and failover); True if the call was applied."""
+        return getattr(s, CALL_STEP[s.pc])()
+
     # ------------------------------------------------------------ Reconcile
     @action(group="reconcile", fair="weak", fair_when=RayJobState._reconcile_owed,
             calls="informer cache")
@@ -679,13 +684,11 @@ BRANCH = {Phase.NEW: "_new", Phase.INITIALIZING: "_initializing", Phase.RUNNING:
           Phase.SUSPENDED: "_suspended", Phase.COMPLETE: "_finished", Phase.FAILED: "_finished",
           Phase.WAITING: "_waiting", Phase.VALIDATION_FAILED: "_unknown_phase"}
 
-# The step that performs each write, for the faults that hit a write (environment.py).
-WRITE_STEP = {Pc.FIN_ADD: "_fin_add", Pc.STATUS_WRITE: "_status_write",
-              Pc.FIN_REMOVE: "_fin_remove", Pc.CREATE_CLUSTER: "_create_cluster",
-              Pc.CREATE_SVC: "_write_svc", Pc.UPDATE_SVC: "_write_svc",
-              Pc.CREATE_JOB: "_create_job", Pc.DELETE_CLUSTER: "_delete_cluster",
-              Pc.DELETE_JOB: "_delete_job", Pc.DELETE_RJ: "_delete_rj",
-              Pc.SUSPEND_WORKERS: "_suspend_workers"}
-# The step that performs each call (failover.py: a paused ex-leader's pending call).
-CALL_STEP = {**WRITE_STEP, Pc.STOP_JOB: "_stop_job", Pc.GET_JOB_INFO: "_get_job_info",
-             Pc.SUBMIT_JOB: "_submit_job_call"}
+# The step that performs each call (`Operator._call`: the library's faults and failover).
+CALL_STEP = {Pc.FIN_ADD: "_fin_add", Pc.STATUS_WRITE: "_status_write",
+             Pc.FIN_REMOVE: "_fin_remove", Pc.CREATE_CLUSTER: "_create_cluster",
+             Pc.CREATE_SVC: "_write_svc", Pc.UPDATE_SVC: "_write_svc",
+             Pc.CREATE_JOB: "_create_job", Pc.DELETE_CLUSTER: "_delete_cluster",
+             Pc.DELETE_JOB: "_delete_job", Pc.DELETE_RJ: "_delete_rj",
+             Pc.SUSPEND_WORKERS: "_suspend_workers", Pc.STOP_JOB: "_stop_job",
+             Pc.GET_JOB_INFO: "_get_job_info", Pc.SUBMIT_JOB: "_submit_job_call"}

@@ -16,7 +16,7 @@ from checker import Const, Ghost, Int, Map, Option, Spec, SpecError, initial
 from .types import (BACKOFF_LIMIT, EMPTY, NEW_RJ, OLDER, Age, CacheSt, ClStat, ClusterId, CrView,
                     ExitMode, Head, JobId, JobObj, JobView, JCond, Key, KvKey, Mode, Outcome, Pc,
                     Phase, PodSlot, Rank, Rec, Result, RJBody, RJHead, Rules, Sidecar, Sink, Stray,
-                    SubPod, Timer, SIDECAR_RESTART_LIMIT)
+                    SubPod, Timer, SIDECAR_RESTART_LIMIT, WRITES)
 
 Count = Int[0, 2]            # saturating: 2 means "more than once"
 
@@ -87,6 +87,8 @@ class RayJobState(Spec):
     job_prev: JobView = JobView.ABSENT
     job_older: JobView = JobView.ABSENT
     # ------------------------------------------------------------ operator memory
+    Pc = Pc                                      # its type and its write calls, for the
+    WRITES = WRITES                              # library's faults and failover
     pc: Pc = Pc.IDLE
     m_h: Option[RJHead] = None                   # the in-memory RayJob
     m_b: RJBody = EMPTY
@@ -298,6 +300,24 @@ class RayJobState(Spec):
         s.pc, s.m_h, s.m_b, s.m_orig = Pc.IDLE, None, EMPTY, None
         s.m_fresh = s.m_sub_fin = False
         s.m_cl = ClStat.NONE
+
+    def _process_exits(s):
+        """The operator process dies (a crash, an outage, an ex-leader's exit): its memory
+        is gone, and the next reconcile is owed before time may pass (`_event`)."""
+        s._event()
+        s._forget()
+
+    def _process_starts(s):
+        """A new operator process: its informer cache filled by a LIST, current; the
+        initial LIST enqueues the RayJob, so a reconcile is owed."""
+        s._event()
+        s._resync()
+
+    def _interrupted(s):
+        """The reconcile under way died with its process (a crash, a failover): for
+        liveness it counts as one that returned an error (`_reconcile_owed`)."""
+        if s.track_result:
+            s.last_result = Result.ERROR
 
     def _end(s, result: Result):
         """The reconcile returns `result`. If it wrote nothing and nothing else moved
