@@ -82,6 +82,43 @@ def test_each_leading_test_of_one_location_selects_the_values_it_accepts():
     assert found["reset"] == (("pc", NO_KEY, frozenset({Pc.DONE})),)
 
 
+class LibrarySteps(Steps):
+    """As a library writes its actions: the controller's constants read through `s`; and
+    overrides that add to the action they override, after a plain assignment."""
+    Pc = Pc
+    WRITES = WRITES
+    stamped: bool = False
+
+    @action
+    def write(s):
+        require(s.budget > 0 and s.pc in s.WRITES and s.pc is not s.Pc.IDLE)
+        s.budget -= 1
+        s.pc = Pc.CALL if s.pc is Pc.WRITE else Pc.DONE
+
+
+class Controller(LibrarySteps):
+    @action
+    def write(s):
+        calling = s.pc is Pc.CALL
+        super().write()
+        s.stamped = calling
+
+    @action
+    def finish(s, i: Int[1, 3]):
+        super().finish(i)
+        s.stamped = False
+
+
+def test_constants_read_through_the_state_and_overrides_calling_super_select_too():
+    library, controller = selectors(Machine(LibrarySteps)), selectors(Machine(Controller))
+    assert library["write"] == controller["write"] == \
+        (("budget", NO_KEY, frozenset({1, 2})), ("pc", NO_KEY, WRITES))
+    assert controller["finish(i=2)"] == (("done", 2, frozenset({False})),
+                                         ("pc", NO_KEY, frozenset({Pc.DONE})))
+    assert observed(ExplicitEngine(Machine(Controller), CheckOptions()).check()) == \
+        observed(ExplicitEngine(without_dispatch(Machine(Controller)), CheckOptions()).check())
+
+
 class Pod(enum.Enum):
     NONE = 0
     WAIT = 1

@@ -1,7 +1,9 @@
 """Which bindings the interpreter tries in a state: most are ruled out by a few reads.
 
 Most guards test state locations against constants: `s.pc is Pc.IDLE`, `s.kv[k] in
-LIVE` (with `k` a parameter, fixed in each binding), `s.budget > 0`. Each such test of
+LIVE` (with `k` a parameter, fixed in each binding), `s.budget > 0`; a constant may be
+read through the state too (`s.pc is not s.Pc.IDLE`, `s.pc in s.WRITES`: a library's
+actions name their controller's constants so). Each such test of
 one location, a whole leading `require` or one of its conjuncts, is a *selector*: its
 location has a finite domain, so the values for which the test holds are known before
 the search. The interpreter reads each selected location once per state and tries only
@@ -13,6 +15,7 @@ run whole.
 from __future__ import annotations
 
 import ast
+import copy
 import operator
 from typing import Any
 
@@ -22,14 +25,19 @@ from .fastpath import has_effect
 NO_KEY = object()
 _MISSING = object()
 _VALUE = "__checker_value__"
+_STATIC = "__checker_static_"
 
 
 def selectors(fn, conditions: list[ast.expr], state: str, params: dict[str, Any],
-              variables: dict[str, Domain]) -> tuple[tuple, ...]:
+              variables: dict[str, Domain], statics: dict[str, Any]) -> tuple[tuple, ...]:
     """(variable, key or NO_KEY, accepted values) of each location that `fn`'s leading
     requires (`conditions`, from `fastpath.leading_conditions`) test alone, whole or in
-    a conjunct, `params` bound; the values accepted are those every such test accepts."""
+    a conjunct, `params` bound; the values accepted are those every such test accepts.
+    `statics`: the spec's members that are no variable, by name, with their values (its
+    constants, bound, and class attributes)."""
     accepted: dict[tuple, frozenset] = {}
+    params = {**params, **{_STATIC + name: value for name, value in statics.items()}}
+    conditions = [_Statics(state, statics).visit(copy.deepcopy(test)) for test in conditions]
     for test in conditions:
         tests = [test]                        # whole, and (of `a and b`) each part
         if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
@@ -74,6 +82,18 @@ def _accepting(test: ast.expr, state: str, fn, params: dict, variables: dict):
     except TypeError:
         return None
     return read.attr, key, accepted
+
+
+class _Statics(ast.NodeTransformer):
+    """`s.X`, X a static member, as a name that `params` binds to its value."""
+
+    def __init__(self, state: str, statics: dict[str, Any]):
+        self.state, self.statics = state, statics
+
+    def visit_Attribute(self, node):
+        if _is_var(node, self.state) and node.attr in self.statics:
+            return ast.copy_location(ast.Name(id=_STATIC + node.attr, ctx=ast.Load()), node)
+        return self.generic_visit(node)
 
 
 def _locations(test: ast.expr, state: str) -> list[ast.expr]:

@@ -20,6 +20,7 @@ import copy
 from typing import Any
 
 from ..lang.dsl import require
+from ..lang.reads import inherited
 from ..lang.recompile import recompile, source_def
 
 DISABLED = object()
@@ -156,8 +157,7 @@ def _returned_expression(method, fn_globals: dict, methods: dict, depth: int):
             assigned[target.id] = value
     expr = _Inline(assigned, state, fn_globals, methods, depth).visit(statements[-1].value)
     params = [a.arg for a in fdef.args.args]
-    names = {n.id for n in ast.walk(expr) if isinstance(n, ast.Name)} - set(params)
-    if any(fn_globals.get(n, _BUILTIN) is not method.__globals__.get(n, _BUILTIN) for n in names):
+    if not _same_globals(expr, params, method.__globals__, fn_globals):
         return None
     return params, expr
 
@@ -165,27 +165,69 @@ def _returned_expression(method, fn_globals: dict, methods: dict, depth: int):
 _BUILTIN = object()
 
 
-def leading_conditions(fn, methods: dict[str, Any]) -> tuple[list[ast.expr], str | None]:
+def leading_conditions(fn, methods: dict[str, Any], mro: tuple[type, ...] = ()
+                       ) -> tuple[list[ast.expr], str | None]:
     """The conditions of `fn`'s leading requires, with the locals before each replaced by
     what they were assigned and calls of simple spec `methods` by what they return (see
-    `_Inline`), and the name of its state parameter."""
+    `_Inline`), and the name of its state parameter. Where the requires and plain
+    assignments are followed by `super().m(args)` (an override that adds to the action it
+    overrides; `mro`: the spec's classes), the leading conditions of that `m` follow, its
+    arguments bound."""
     parsed = _parse(fn)
     if parsed is None or not parsed[0].args.args:
         return [], None
-    fdef, _, prefix, _ = parsed
+    fdef, _, prefix, rest = parsed
     state = fdef.args.args[0].arg
     assigned: dict[str, ast.expr] = {}
     conditions = []
-    for stmt in prefix:
+    for stmt in prefix + rest:
         inline = _Inline(assigned, state, fn.__globals__, methods)
-        cond = _is_require(stmt, fn.__globals__)
+        cond = _is_require(stmt, fn.__globals__) if stmt in prefix else None
         if cond is not None:
             conditions.append(inline.visit(copy.deepcopy(cond)))
-            continue
-        value = inline.visit(copy.deepcopy(stmt.value))
-        for target in stmt.targets:
-            assigned[target.id] = value
+        elif _is_plain_assignment(stmt, state):
+            value = inline.visit(copy.deepcopy(stmt.value))
+            for target in stmt.targets:
+                assigned[target.id] = value
+        else:
+            conditions += _inherited_conditions(fn, _super_call(stmt), assigned, state, methods, mro)
+            break
     return conditions, state
+
+
+def _inherited_conditions(fn, call: ast.Call | None, assigned: dict, state: str,
+                          methods: dict, mro: tuple[type, ...]) -> list[ast.expr]:
+    """The leading conditions of the method `call` (`super().m(args)`, or None) runs."""
+    if call is None or any(has_effect(a) for a in call.args):
+        return []
+    method = inherited(fn, call.func.attr, mro)
+    found = source_def(method)
+    if found is None or len(found[0].args.args) != len(call.args) + 1 or found[0].args.vararg:
+        return []
+    params = [a.arg for a in found[0].args.args]
+    args = [ast.Name(id=state, ctx=ast.Load()),
+            *(_Inline(assigned, state, fn.__globals__, {}).visit(copy.deepcopy(a)) for a in call.args)]
+    inline = _Inline(dict(zip(params, args)), state, fn.__globals__, {})
+    return [inline.visit(c) for c in leading_conditions(method, methods, mro)[0]
+            if _same_globals(c, params, method.__globals__, fn.__globals__)]
+
+
+def _same_globals(expr: ast.expr, params: list[str], theirs: dict, ours: dict) -> bool:
+    """Whether every name `expr` reads other than `params` means the same in both modules
+    (a condition read from another module is evaluated in ours)."""
+    names = {n.id for n in ast.walk(expr) if isinstance(n, ast.Name)} - set(params)
+    return all(theirs.get(n, _BUILTIN) is ours.get(n, _BUILTIN) for n in names)
+
+
+def _super_call(stmt: ast.stmt) -> ast.Call | None:
+    """The call of `super().m(args)` (positional arguments only) as a statement."""
+    if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) and \
+            isinstance(stmt.value.func, ast.Attribute) and not stmt.value.keywords:
+        inner = stmt.value.func.value
+        if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) and \
+                inner.func.id == "super" and not inner.args:
+            return stmt.value
+    return None
 
 
 def split_guard(fn):

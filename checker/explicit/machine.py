@@ -99,13 +99,18 @@ class Machine(BoundSpec):
         """Each binding's guard and body (parameters baked in) and its dispatch selectors."""
         members = spec_members(self.spec_cls)
         variable_domains = {v.name: v.domain for v in self.variables}
+        statics = {**{n: m for n, m in members.items() if not hasattr(type(m), "__get__")
+                      and not n.startswith("__") and n not in variable_domains},
+                   **self.env, **self.switches}
         by_action: dict[str, tuple] = {}
         for b in self.all_bindings:
             if b.name not in by_action:
-                by_action[b.name] = (split_guard(b.fn), leading_conditions(b.fn, members))
+                by_action[b.name] = (split_guard(b.fn), leading_conditions(b.fn, members,
+                                                                              self.spec_cls.__mro__))
             (guard, body), (conditions, state) = by_action[b.name]
             b.guard, b.body = bake(guard, b.args), bake(body, b.args)
-            b.selectors = selectors(b.fn, conditions, state, dict(b.params), variable_domains)
+            b.selectors = selectors(b.fn, conditions, state, dict(b.params), variable_domains,
+                                    statics)
 
     # ------------------------------------------------------------ generated codecs
 

@@ -80,13 +80,22 @@ def _collect(fn, spec, names, reads: set[str], visiting: set) -> bool:
 
 
 def _inherited(fn, call: ast.Call, parent, mro: tuple[type, ...]):
-    """What `super().m` names in `fn`, `call` being `super()`: the `m` of the first class
-    after `fn`'s own in `mro`; None for another use of `super` or one not found."""
-    if call.args or not isinstance(parent, ast.Attribute) or "__class__" not in fn.__code__.co_freevars:
+    """What `super().m` names in `fn`, `call` being `super()`; None for another use of
+    `super` or one not found."""
+    if call.args or not isinstance(parent, ast.Attribute):
+        return None
+    return inherited(fn, parent.attr, mro)
+
+
+def inherited(fn, name: str, mro: tuple[type, ...]):
+    """What `super().<name>` means in method `fn` of a class whose MRO is `mro`: the
+    member of the first class after `fn`'s own that has one; None if none has, or `fn`
+    uses no `super()`."""
+    if "__class__" not in fn.__code__.co_freevars:
         return None
     owner = fn.__closure__[fn.__code__.co_freevars.index("__class__")].cell_contents
     after = mro[mro.index(owner) + 1:] if owner in mro else ()
-    return next((vars(k)[parent.attr] for k in after if parent.attr in vars(k)), None)
+    return next((vars(k)[name] for k in after if name in vars(k)), None)
 
 
 def _dynamic_attrs(node, parent, fdef, globals_) -> set[str] | None:
