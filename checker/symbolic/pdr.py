@@ -102,26 +102,23 @@ class PDR(SymbolicEngine):
         alive = {k: f for k, f in candidates.items()
                  if answer(initial.check, z3.Not(f)) == z3.unsat}
         xs2, which = rel.copy("next"), z3.Int("houdini!step")
-        step = z3.Solver()
-        step.add(rel.valid, rel.next(xs2, which), rel.rename(rel.valid, xs2))
+        steps = [rel.valid, rel.next(xs2, which), rel.rename(rel.valid, xs2)]
         after = {k: rel.rename(f, xs2) for k, f in alive.items()}
         broken_by = {}                          # a goal's part -> the step that broke it
         outcome = z3.unsat
         while alive:
+            step = preprocessing_solver()
             if self.seconds_left() < float("inf"):
                 step.set(timeout=_milliseconds(self.seconds_left()))
-            step.push()
-            step.add(*alive.values(), z3.Or([z3.Not(after[k]) for k in alive]))
+            step.add(*steps, *alive.values(), z3.Or([z3.Not(after[k]) for k in alive]))
             outcome = answer(step.check)
             if outcome != z3.sat:
-                step.pop()
                 break
             model = step.model()
             for k in [k for k in alive if z3.is_false(model.eval(after[k], model_completion=True))]:
                 del alive[k]
                 broken_by[k] = (rel.steps[model.eval(which, model_completion=True).as_long()],
                                 _codes(rel, model, rel.flat), _codes(rel, model, xs2))
-            step.pop()
         if alive and outcome != z3.unsat:       # out of time: nothing shown inductive
             self.report("pdr: Houdini ran out of time")
             return []
@@ -259,6 +256,15 @@ def _step_out(m, reads: int, pre: list, post: list) -> str:
         elif reads != -1 and reads >> v.index & 1:
             kept.append(f"{v.name} = {itf_text(old)}")
     return "; ".join(filter(None, [", ".join(changed), kept and "with " + ", ".join(kept)]))
+
+
+def preprocessing_solver() -> z3.Solver:
+    """A solver for one query, that first simplifies it: propagates values, solves
+    equations (x' = its next-state term), drops unconstrained terms. A solver used
+    incrementally (push, pop) skips that preprocessing: Houdini's last query on
+    proofs/no_faults, the one that shows the candidates inductive, took 36-42 s on one,
+    20 s on this."""
+    return z3.Then("simplify", "propagate-values", "solve-eqs", "elim-uncnstr", "smt").solver()
 
 
 def _milliseconds(seconds: float) -> int:
