@@ -15,7 +15,7 @@ it uses:
                   1b and 2b (models/rayjob/proofs/slow/at_most_once*.toml)
     no_faults.py  NoFaultLemmas: the attempts, the submitter and the Ray records when
                   nothing fails, for claim 7 and the at-most-once claims
-                  (models/rayjob/proofs/no_faults*.toml)
+                  (models/rayjob/proofs/no_faults.toml, slow/no_faults_http.toml)
 
 tests/test_rayjob.py checks every lemma on every bounded model of models/rayjob/ (they
 hold in all of them) and on random states (none raises).

@@ -1,7 +1,7 @@
 """Lemmas of claim 7 (no attempt whose Ray job succeeded is recorded as failed) and of the
 at-most-once claims (p1b, p2b, p3, p12) without faults: what a RayJob's attempts, its submitter Job and pods and the Ray records look like
 when nothing fails, so that PDR proves claim 7 for every backoffLimit
-(models/rayjob/proofs/no_faults.toml).
+(models/rayjob/proofs/no_faults.toml; in HTTPMode slow/no_faults_http.toml).
 
 Most hold only in that setting (`_calm`): no fault budget, no active or pre-running
 deadline, K8sJobMode or HTTPMode, no GCS fault tolerance, the RayJob kept after it finishes (no
