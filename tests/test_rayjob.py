@@ -20,7 +20,7 @@ from checker.model import load_model
 from checker.results import Verdict
 from checker.explicit.trace import replay
 from spec.rayjob import mutants
-from spec.rayjob.proofs import Lemmas, NoFaultLemmas
+from spec.rayjob.proofs import AtMostOnceLemmas, Lemmas, NoFaultLemmas
 from spec.rayjob.spec import RayJob
 from spec.rayjob.types import ClusterId, Head, JStat, Mode, Phase, Rank, Reason, Rec, Rules
 
@@ -119,7 +119,7 @@ def model_path(name: str) -> Path:
 def with_lemmas(spec_cls):
     """The spec with every lemma of spec/rayjob/proofs (proof aids, apart from the spec):
     checked with the claims, they must hold on every bounded model."""
-    return type(spec_cls.__name__, (spec_cls, Lemmas, NoFaultLemmas), {})
+    return type(spec_cls.__name__, (spec_cls, Lemmas, NoFaultLemmas, AtMostOnceLemmas), {})
 
 
 @functools.cache
@@ -420,7 +420,9 @@ def test_the_spec_has_the_claims_and_the_proof_specs_the_lemmas():
     """A reader (and `check-model models/rayjob.toml`) sees the claims, not proof aids."""
     assert not [p.name for p in Machine(RayJob).properties if p.name.startswith("lemma_")]
     for name, lemmas in (("no_faults", Lemmas.__dict__ | NoFaultLemmas.__dict__),
-                         ("slow/faults", Lemmas.__dict__)):
+                         ("slow/no_faults_http", Lemmas.__dict__ | NoFaultLemmas.__dict__),
+                         ("slow/faults", Lemmas.__dict__),
+                         ("slow/at_most_once", Lemmas.__dict__ | AtMostOnceLemmas.__dict__)):
         machine = load_model(ROOT / f"models/rayjob/proofs/{name}.toml").machine()
         assert {p.name for p in machine.properties if p.name.startswith("lemma_")} == \
             {n for n in lemmas if n.startswith("lemma_")}
@@ -432,6 +434,19 @@ def test_a_mutant_reaching_a_state_the_lemmas_exclude_violates_them():
     machine = mutant_machine(with_lemmas(mutants.ClusterNameInInitializing), "happy_F0")
     result = ExplicitEngine(machine, CheckOptions(max_depth=8)).check()
     assert prop(result, "lemma_created_name_is_the_attempts").verdict is Verdict.VIOLATED
+
+
+def test_httpmode_submits_at_most_once_without_faults_but_not_without_a_submission_id():
+    """proofs/no_faults_http proves p3 and p12 in HTTPMode with no fault; without
+    `--submission-id` GetJobInfo never finds the record by status.jobId, so the operator
+    submits again (M6)."""
+    model, faithful = check("http_happy_F0")
+    assert {prop(faithful, n).verdict for n in ("p3_driver_once_per_attempt",
+                                                 "p12_single_submit_call")} == {Verdict.HOLDS}
+    machine = mutant_machine(mutants.NoSubmissionId, "http_happy_F0")
+    result = ExplicitEngine(machine, model.options).check()
+    assert len(prop(result, "p12_single_submit_call").trace.steps) - 1 == 15
+    assert prop(result, "p3_driver_once_per_attempt").verdict is Verdict.VIOLATED
 
 
 def test_every_mutant_is_tested():

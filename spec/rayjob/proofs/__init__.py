@@ -9,13 +9,19 @@ it uses:
 
     lemmas.py     Lemmas: the operator's memory, the status counters, the ghosts
                   (models/rayjob/proofs/slow/faults*.toml)
+    at_most_once.py
+                  AtMostOnceLemmas: the cluster and the Job an attempt created stay
+                  while it is in flight, with faults but no hand deletion, for claims
+                  1b and 2b (models/rayjob/proofs/slow/at_most_once*.toml)
     no_faults.py  NoFaultLemmas: the attempts, the submitter and the Ray records when
-                  nothing fails, for claim 7 (models/rayjob/proofs/no_faults.toml)
+                  nothing fails, for claim 7 and the at-most-once claims
+                  (models/rayjob/proofs/no_faults.toml, slow/no_faults_http.toml)
 
 tests/test_rayjob.py checks every lemma on every bounded model of models/rayjob/ (they
 hold in all of them) and on random states (none raises).
 """
 from ..spec import RayJob
+from .at_most_once import AtMostOnceLemmas
 from .lemmas import Lemmas
 from .no_faults import NoFaultLemmas
 
@@ -26,3 +32,7 @@ class RayJobProof(RayJob, Lemmas):
 
 class RayJobNoFaultProof(RayJobProof, NoFaultLemmas):
     """RayJobProof with the no-fault lemmas of no_faults.py too (the proof of claim 7)."""
+
+
+class RayJobAtMostOnceProof(RayJobProof, AtMostOnceLemmas):
+    """RayJobProof with the lemmas of at_most_once.py too (claims 1b and 2b with faults)."""

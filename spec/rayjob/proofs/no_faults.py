@@ -1,10 +1,10 @@
 """Lemmas of claim 7 (no attempt whose Ray job succeeded is recorded as failed) and of the
 at-most-once claims (p1b, p2b, p3, p12) without faults: what a RayJob's attempts, its submitter Job and pods and the Ray records look like
 when nothing fails, so that PDR proves claim 7 for every backoffLimit
-(models/rayjob/proofs/no_faults.toml).
+(models/rayjob/proofs/no_faults.toml; in HTTPMode slow/no_faults_http.toml).
 
 Most hold only in that setting (`_calm`): no fault budget, no active or pre-running
-deadline, K8sJobMode, no GCS fault tolerance, the RayJob kept after it finishes (no
+deadline, K8sJobMode or HTTPMode, no GCS fault tolerance, the RayJob kept after it finishes (no
 DeleteSelf), an exact cache, no late reconcile (with one, claim 7 is refuted:
 models/rayjob/latency_F0.toml). Elsewhere they are trivially true; every bounded model
 checks all of them. They were found by Houdini's counterexamples to induction
@@ -25,7 +25,7 @@ STARTED = tuple(r for r in SUBMITTED if r is not Rec.PENDING)   # its driver sta
 def _calm_setting(s) -> bool:
     """The setting of the proof of claim 7 (see the module docstring)."""
     return (s.F == 0 and s.active_deadline is Rank.OFF and s.pre_running_deadline is Rank.OFF
-            and s.mode is Mode.K8S and not s.gcs_ft
+            and s.mode in (Mode.K8S, Mode.HTTP) and not s.gcs_ft
             and not s.delete_rj_after_finish and s.deletion_rules is Rules.OFF and s.L == 0
             and not s.late_reconcile)
 
@@ -170,7 +170,8 @@ class NoFaultLemmas(RayJobState):
     def lemma_no_record_before_job(s):
         """Only the submitter pod submits in K8sJobMode: before the Job exists the attempt's
         cluster holds no record."""
-        if not _calm(s) or s.job is not None or s.rj.phase not in (Phase.INITIALIZING, Phase.RUNNING):
+        if (not _calm(s) or s.mode is not Mode.K8S or s.job is not None
+                or s.rj.phase not in (Phase.INITIALIZING, Phase.RUNNING)):
             return True
         return all(s.kv[k] is Rec.NONE or k.c is not s.att_cluster for k in s.kv)
 
@@ -207,12 +208,13 @@ class NoFaultLemmas(RayJobState):
 
     @invariant
     def lemma_live_records_in_open_attempt(s):
-        """A pending or running record is the current attempt's, which has not failed, and its Job
-        is still active."""
+        """A pending or running record is the current attempt's, which has not failed, and in
+        K8sJobMode its Job is still active (HTTPMode has no Job)."""
         if not _calm(s):
             return True
+        job_active = s.mode is Mode.HTTP or (s.job is not None and s.job.cond is JCond.NONE)
         return all(s.kv[k] not in SUPERVISED_RECS or (_is_att(s, k) and s.cl_attempt[k.c] is Age.CUR and _open(s)
-                                           and s.job is not None and s.job.cond is JCond.NONE)
+                                           and job_active)
                    for k in s.kv)
 
     @invariant
@@ -356,13 +358,15 @@ class NoFaultLemmas(RayJobState):
     @invariant
     def lemma_failing_write_is_justified(s):
         """A reconcile of Initializing or Running turns the attempt Failed or Retrying only on a
-        FAILED record of it, after the Job finished or by the grace period."""
+        FAILED record of it: in K8sJobMode after the Job finished or by the grace period, in
+        HTTPMode as soon as GetJobInfo reads it (C:334-349)."""
         if not _calm(s) or not s._reconciling(Pc.STATUS_WRITE) or s.m_h.phase not in (Phase.FAILED, Phase.RETRYING):
             return True
         if s.m_orig.phase in (Phase.FAILED, Phase.RETRYING):
             return True
         return (_att_rec_in(s, (Rec.FAILED,)) and not s.att_succ[Age.CUR]
-                and (s.m_h.reason is Reason.GRACE or (s.job is not None and s.job.cond is not JCond.NONE)))
+                and (s.mode is Mode.HTTP or s.m_h.reason is Reason.GRACE
+                     or (s.job is not None and s.job.cond is not JCond.NONE)))
 
     @invariant
     def lemma_att_cluster_fresh_or_current(s):
@@ -401,7 +405,7 @@ class NoFaultLemmas(RayJobState):
     def lemma_running_has_job(s):
         """In K8sJobMode Running starts after the Job is created, and the Job stays until Retrying
         deletes it."""
-        if not _calm(s):
+        if not _calm(s) or s.mode is not Mode.K8S:
             return True
         running = s.rj.phase is Phase.RUNNING or (s._reconciling() and (
             s.m_orig.phase is Phase.RUNNING or s.m_h.phase is Phase.RUNNING))
@@ -536,3 +540,15 @@ class NoFaultLemmas(RayJobState):
     def lemma_starts_follow_submits(s):
         """A driver starts only from a submitted record: never more starts than submits."""
         return not _calm(s) or all(s.driver_starts[a] <= s.submit_calls[a] for a in Age)
+
+    @invariant
+    def lemma_http_submit_follows_404(s):
+        """HTTPMode submits (SubmitJob, C:1307-1321) only in the reconcile whose GetJobInfo
+        just got a 404 for the attempt's id from its serving head; with no other submitter
+        and no fault, the attempt has submitted nothing yet (p12)."""
+        if not _calm(s) or s.pc is not Pc.SUBMIT_JOB:
+            return True
+        c = s.att_cluster
+        return (c is not None and s.m_b.cluster is c and s.m_b.job_id is s.att_job and s.m_b.dash
+                and s.cl_cr[c] and s.head[c] is Head.SERVING and s.cl_attempt[c] is Age.CUR
+                and not _att_rec_in(s, SUBMITTED) and s.submit_calls[Age.CUR] == 0)
