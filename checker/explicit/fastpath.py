@@ -180,9 +180,9 @@ def leading_conditions(fn, methods: dict[str, Any], mro: tuple[type, ...] = ()
     state = fdef.args.args[0].arg
     assigned: dict[str, ast.expr] = {}
     conditions = []
-    for stmt in prefix + rest:
+    for i, stmt in enumerate(prefix + rest):
         inline = _Inline(assigned, state, fn.__globals__, methods)
-        cond = _is_require(stmt, fn.__globals__) if stmt in prefix else None
+        cond = _is_require(stmt, fn.__globals__) if i < len(prefix) else None
         if cond is not None:
             conditions.append(inline.visit(copy.deepcopy(cond)))
         elif _is_plain_assignment(stmt, state):

@@ -102,15 +102,15 @@ class PDR(SymbolicEngine):
         alive = {k: f for k, f in candidates.items()
                  if answer(initial.check, z3.Not(f)) == z3.unsat}
         xs2, which = rel.copy("next"), z3.Int("houdini!step")
-        steps = [rel.valid, rel.next(xs2, which), rel.rename(rel.valid, xs2)]
+        transition = [rel.valid, rel.next(xs2, which), rel.rename(rel.valid, xs2)]
         after = {k: rel.rename(f, xs2) for k, f in alive.items()}
         broken_by = {}                          # a goal's part -> the step that broke it
         outcome = z3.unsat
         while alive:
-            step = preprocessing_solver()
+            step = _preprocessing_solver()
             if self.seconds_left() < float("inf"):
                 step.set(timeout=_milliseconds(self.seconds_left()))
-            step.add(*steps, *alive.values(), z3.Or([z3.Not(after[k]) for k in alive]))
+            step.add(*transition, *alive.values(), z3.Or([z3.Not(after[k]) for k in alive]))
             outcome = answer(step.check)
             if outcome != z3.sat:
                 break
@@ -258,7 +258,7 @@ def _step_out(m, reads: int, pre: list, post: list) -> str:
     return "; ".join(filter(None, [", ".join(changed), kept and "with " + ", ".join(kept)]))
 
 
-def preprocessing_solver() -> z3.Solver:
+def _preprocessing_solver() -> z3.Solver:
     """A solver for one query, that first simplifies it: propagates values, solves
     equations (x' = its next-state term), drops unconstrained terms. A solver used
     incrementally (push, pop) skips that preprocessing: Houdini's last query on

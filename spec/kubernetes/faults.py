@@ -65,7 +65,9 @@ class OperatorFaults(Spec):
 
     @fault(group="write_fail")
     def write_fails(s):
-        """The pending write is not applied; the reconcile returns the error."""
+        """The pending write is not applied: client-go returns the API server's error (a
+        5xx, a timeout before the request was stored); the reconcile returns it, and
+        controller-runtime requeues the key rate-limited."""
         require(s.budget > 0 and s.pc in s.WRITES)
         s._fault()
         s._write_failed()
