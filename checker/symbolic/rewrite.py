@@ -75,8 +75,15 @@ def _sym_in(x, container):
         return SBool(container._member(x))
     if isinstance(container, (tuple, list, set, frozenset)) and \
             (is_symbolic(x) or any(map(is_symbolic, container))):
-        return SBool(z3.Or([eq(x, item) for item in container]))
+        return SBool(z3.Or([eq(x, item) for item in _in_order(container)]))
     return x in container
+
+
+def _in_order(items):
+    """A set's items in an order that does not hang on PYTHONHASHSEED (an enum's hash is
+    its name's), so that one spec reads to one relation, and a proof takes one time."""
+    return sorted(items, key=lambda v: (type(v).__name__, repr(v))) \
+        if isinstance(items, (set, frozenset)) else items
 
 
 def _sym_not_in(x, container):
