@@ -10,6 +10,7 @@ holds in every reachable state, whatever engine produced Inv.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import re
 from pathlib import Path
@@ -48,13 +49,11 @@ class Certificate:
     source: str | None = dataclasses.field(default=None, compare=False)   # the file read
 
     @classmethod
-    def of(cls, machine, goal, invariant: z3.BoolRef, leaves: list) -> "Certificate":
-        """The certificate of `goal`: `invariant`, over `leaves` (and symbolic constants)."""
-        invariant = z3.simplify(invariant)
-        conjuncts = invariant.children() if z3.is_and(invariant) else [invariant]
+    def of(cls, machine, goal, invariant: "SharedInvariant") -> "Certificate":
+        """The certificate of `goal`: the invariant PDR proved it with."""
+        text, readable, size = invariant.texts
         return cls(machine.spec_cls.__name__, goal.name, goal.kind, _plain(machine.env),
-                   [str(leaf) for leaf in leaves], invariant.sexpr(), str(invariant),
-                   len(conjuncts))
+                   [str(leaf) for leaf in invariant.leaves], text, readable, size)
 
     def to_json(self) -> dict:
         data = dataclasses.asdict(self)
@@ -81,6 +80,23 @@ class Certificate:
         if wrong:
             raise TraceError(wrong, str(path))
         return cls(**data, source=str(path))
+
+
+@dataclasses.dataclass
+class SharedInvariant:
+    """An invariant over `leaves` (and symbolic constants), simplified and printed once:
+    PDR proves a model's properties together, so their certificates share it (six on
+    proofs/no_faults, where printing it took a second or more each time)."""
+
+    formula: z3.BoolRef
+    leaves: list
+
+    @functools.cached_property
+    def texts(self) -> tuple[str, str, int]:
+        """SMT-LIB text, Z3's (truncated) print of it, and its number of conjuncts."""
+        formula = z3.simplify(self.formula)
+        conjuncts = formula.children() if z3.is_and(formula) else [formula]
+        return formula.sexpr(), str(formula), len(conjuncts)
 
 
 _FIELDS = {"spec": str, "property": str, "kind": str, "constants": dict, "leaves": list,

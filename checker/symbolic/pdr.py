@@ -37,7 +37,7 @@ from ..lang.domains import OutOfDomain
 from ..lang.dsl import Kind
 from ..output.render import itf_diff, itf_text
 from .bmc import search
-from .certificate import Certificate
+from .certificate import Certificate, SharedInvariant
 from .cone import Cones, conjuncts
 from .engine import Goal, SymbolicEngine
 from .interrupt import answer
@@ -82,10 +82,11 @@ class PDR(SymbolicEngine):
                                                  f"depth {self.depth_bound}"
         used = {leaf.get_id() for proof in chain for leaf in proof.leaves}
         leaves = [leaf for leaf in rel.flat if leaf.get_id() in used]
-        whole = z3.And([proof.invariant for proof in chain])
+        whole = SharedInvariant(z3.And([proof.invariant for proof in chain]),
+                                leaves + list(rel.params.values()))
         for g in goals:
-            yield self._result(rel, g, [p for p in parts if p.goal is g], failures, whole, leaves,
-                               len(chain))
+            yield self._result(rel, g, [p for p in parts if p.goal is g], failures, whole,
+                               len(leaves), len(chain))
 
     def _houdini(self, rel, parts: list[_Part], lemmas: list) -> list[_Proof]:
         """The largest set of candidates (the open parts, and the spec's other invariants
@@ -168,8 +169,8 @@ class PDR(SymbolicEngine):
                 slice_ *= 4
         return chain
 
-    def _result(self, rel, goal, own: list[_Part], failures: list[_Part], whole, leaves,
-                proofs: int):
+    def _result(self, rel, goal, own: list[_Part], failures: list[_Part],
+                whole: SharedInvariant, leaves: int, proofs: int):
         if any(p.state == "reachable" for p in own):
             for _, finding in search(rel, [goal], self.depth_bound, self):
                 return goal.found(finding, "shortest")
@@ -179,10 +180,10 @@ class PDR(SymbolicEngine):
         if any(p.state != "proved" for p in failures):
             return goal.unknown("proved for the steps that do not fail, but " +
                                 self._unproved(failures, "failure conditions"))
-        cert = Certificate.of(rel.machine, goal, whole, leaves + list(rel.params.values()))
+        cert = Certificate.of(rel.machine, goal, whole)
         joined = f", in a chain of {proofs} proofs" if proofs > 1 else ""
         return goal.excluded(f"inductive invariant of {cert.size} clauses, over "
-                             f"{len(leaves)} of {len(rel.flat)} leaves{joined}",
+                             f"{leaves} of {len(rel.flat)} leaves{joined}",
                              certificate=cert)
 
     def _unproved(self, parts: list[_Part], what: str) -> str:
