@@ -1192,3 +1192,67 @@ def test_a_spec_reads_to_the_same_relation_whatever_the_hash_seed(tmp_path):
                                    "PYTHONPATH": str(ROOT)}).stdout
     readings = {read(seed) for seed in ("1", "2", "3", "4")}
     assert len(readings) == 1 and "or" in readings.pop()
+
+
+class Stage(enum.Enum):
+    CUR = 1
+    PREV = 2
+    OLD = 3
+
+
+OLDER = {Stage.CUR: Stage.PREV, Stage.PREV: Stage.OLD, Stage.OLD: Stage.OLD, None: None}
+RANK = {Stage.CUR: 0, Stage.PREV: 1}                # no OLD: a KeyError there
+STEP_NAME = {Stage.CUR: "_cur", Stage.PREV: "_prev", Stage.OLD: "_old"}
+
+
+class Tables(Spec):
+    """Constant dicts read at a symbolic key (RayJob's `OLDER[s.att]`, `CALL_STEP[s.pc]`)."""
+    att: Option[Stage] = None
+    calls: Int[0, 3] = 0
+
+    @action
+    def begin(s):
+        s.att = Stage.CUR
+
+    @action
+    def age(s):
+        """A table of scalars: one if-then-else term, not a path per value of `att`."""
+        s.att = OLDER[s.att]
+
+    @action
+    def call(s):
+        """Method names (strings, no term holds them): a path per value, as before."""
+        require(s.att is not None)
+        getattr(s, STEP_NAME[s.att])()
+
+    def _cur(s):
+        s.calls = 1
+
+    def _prev(s):
+        s.calls = 2
+
+    def _old(s):
+        s.calls = 3
+
+
+class TablesWithGap(Tables):
+    rank: Int[0, 1] = 0
+
+    @action
+    def rank_it(s):
+        """A key that may be no key: the KeyError stays a failure where `att` is OLD."""
+        require(s.att is not None)
+        s.rank = RANK[s.att]
+
+
+def test_a_constant_table_at_a_symbolic_key_is_one_term_and_agrees_with_explicit():
+    m = Machine(Tables)
+    rel = Relation(m)
+    assert len(_paths_of(rel, "age")) == 1
+    assert len(_paths_of(rel, "call")) == 3
+    for st in _sampled(m, 100, 12):
+        assert _successors(rel, st) == {s for _, _, s in m.successors(st)}
+    gap = Machine(TablesWithGap)
+    assert len(_paths_of(Relation(gap), "rank_it")) == 2    # CUR, PREV; OLD raises
+    with pytest.raises(SpecError, match=r"rank_it raised KeyError.*reachable in 3 steps"):
+        check(BMC, gap, max_depth=5, deadlock=True)

@@ -33,7 +33,7 @@ from ..lang.recompile import recompile, source_def
 from .containers import SSet
 from .paths import DEAD, SymbolicError, explorer
 from .sequences import SSeq
-from .terms import SBool, SEnum, SInt, SOption, bool_term, eq, int_term, is_symbolic
+from .terms import SBool, SEnum, SInt, SOption, Sym, Unmergeable, bool_term, eq, int_term, is_symbolic, ite
 
 _SKIP = (Path(__file__).resolve().parent.parent, Path(sysconfig.get_paths()["purelib"]).resolve(),
          Path(sysconfig.get_paths()["stdlib"]).resolve())
@@ -88,6 +88,29 @@ def _in_order(items):
 
 def _sym_not_in(x, container):
     return _sym_not(_sym_in(x, container))
+
+
+def _sym_getitem(container, key):
+    """`table[key]` of a constant dict of scalars by a symbolic key, where it is surely
+    one of the keys: one if-then-else term over the items, not a path per value of the
+    key (hashing it forks). Elsewhere Python's own lookup (a KeyError stays a failure)."""
+    if type(container) is not dict or not isinstance(key, Sym) or not container or \
+            not all(isinstance(v, _SCALARS) for v in container.values()):
+        return container[key]
+    items = list(container.items())
+    matches = [eq(key, k) for k, _ in items]
+    if explorer().feasible(z3.Not(z3.Or(matches))):
+        return container[key]
+    value = items[-1][1]
+    try:
+        for match, (_, v) in zip(reversed(matches[:-1]), reversed(items[:-1])):
+            value = ite(match, v, value)
+    except Unmergeable:                 # values of kinds no term holds together
+        return container[key]
+    return value
+
+
+_SCALARS = (type(None), bool, int, enum.Enum)     # strings: no term (a method's name)
 
 
 def _sym_len(x):
@@ -206,6 +229,7 @@ _sym_min = _sym_extreme(lambda a, b: a < b, min)
 _sym_max = _sym_extreme(lambda a, b: a > b, max)
 _HELPERS = dict(_sym_is=_sym_is, _sym_is_not=_sym_is_not, _sym_match=_sym_match,
                 _sym_in=_sym_in, _sym_not_in=_sym_not_in, _sym_len=_sym_len,
+                _sym_getitem=_sym_getitem,
                 _sym_count=_sym_count,
                 _sym_and=_sym_and, _sym_or=_sym_or, _sym_not=_sym_not, _sym_all=_sym_all,
                 _sym_any=_sym_any, _sym_min=_sym_min, _sym_max=_sym_max,
@@ -294,6 +318,13 @@ class _Rewrite(ast.NodeTransformer):
             node = ast.copy_location(ast.Call(ast.Name("_sym_count", ast.Load()),
                                               [node.func.value, node.args[0]], []), node)
         return node
+
+    def visit_Subscript(self, node):
+        self.generic_visit(node)
+        if not isinstance(node.ctx, ast.Load) or isinstance(node.slice, ast.Slice):
+            return node
+        return ast.copy_location(ast.Call(ast.Name("_sym_getitem", ast.Load()),
+                                          [node.value, node.slice], []), node)
 
     def visit_Match(self, node):
         self.generic_visit(node)
