@@ -423,7 +423,9 @@ def test_the_spec_has_the_claims_and_the_proof_specs_the_lemmas():
     for name, lemmas in (("no_faults", Lemmas.__dict__ | NoFaultLemmas.__dict__),
                          ("slow/no_faults_http", Lemmas.__dict__ | NoFaultLemmas.__dict__),
                          ("slow/faults", Lemmas.__dict__),
-                         ("slow/at_most_once", Lemmas.__dict__ | AtMostOnceLemmas.__dict__)):
+                         ("slow/at_most_once", Lemmas.__dict__ | AtMostOnceLemmas.__dict__),
+                         ("slow/driver_once", Lemmas.__dict__ | AtMostOnceLemmas.__dict__
+                          | DriverOnceLemmas.__dict__)):
         machine = load_model(ROOT / f"models/rayjob/proofs/{name}.toml").machine()
         assert {p.name for p in machine.properties if p.name.startswith("lemma_")} == \
             {n for n in lemmas if n.startswith("lemma_")}

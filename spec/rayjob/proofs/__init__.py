@@ -24,6 +24,8 @@ it uses:
 tests/test_rayjob.py checks every lemma on every bounded model of models/rayjob/ (they
 hold in all of them) and on random states (none raises).
 """
+from checker import constraint
+
 from ..spec import RayJob
 from .at_most_once import AtMostOnceLemmas
 from .driver_once import DriverOnceLemmas
@@ -44,4 +46,12 @@ class RayJobAtMostOnceProof(RayJobProof, AtMostOnceLemmas):
 
 
 class RayJobDriverOnceProof(RayJobAtMostOnceProof, DriverOnceLemmas):
-    """RayJobAtMostOnceProof with the lemmas of driver_once.py too (claim 3 with faults)."""
+    """RayJobAtMostOnceProof with the lemmas of driver_once.py too (claim 3 with faults),
+    over the runs whose pools of names suffice: once every name is taken, the spec reuses
+    one still in use (`_draw`), which KubeRay's random names never do, and a lingering
+    submitter pod of an earlier attempt may then submit its own id to the new cluster."""
+
+    @constraint
+    def pools_suffice(s):
+        """`s_model_bounds`' pools: no name was drawn while in use."""
+        return not s.id_overflow

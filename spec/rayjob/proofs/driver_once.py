@@ -15,7 +15,7 @@ bounded model checks them.
 from checker import GroupOn, invariant
 
 from ..state import RayJobState
-from ..types import ClusterId, Head, Mode, PodSlot, Rec
+from ..types import ClusterId, Head, Mode, Pc, Phase, PodSlot, Rec
 
 STARTABLE = (Rec.NONE, Rec.PENDING)        # a submit may create it, or its driver may start
 
@@ -70,6 +70,19 @@ class DriverOnceLemmas(RayJobState):
         def carries(t):
             return t is None or t.target is not s.att_cluster or t.job_id is s.att_job
         return carries(s.job) and all(carries(s.pods[p]) for p in PodSlot)
+
+    @invariant
+    def lemma_drawn_name_is_unused(s):
+        """initRayJobStatusIfNeed draws a name nothing refers to (`_draw_cluster`), and one
+        operator process creates nothing under it before the status write that begins the
+        attempt: no RayCluster, head, Job or pod has it (unless the pool overflowed)."""
+        if (not s._records_kept() or s.id_overflow or not s._reconciling(Pc.STATUS_WRITE)
+                or s.m_orig.phase is not Phase.NEW or s.m_h.phase is not Phase.INITIALIZING):
+            return True
+        c = s.m_b.cluster
+        return (c is not None and not s.cl_cr[c] and s.head[c] is Head.NONE
+                and (s.job is None or s.job.target is not c)
+                and all(s.pods[p] is None or s.pods[p].target is not c for p in PodSlot))
 
     @invariant
     def lemma_one_submission_id_per_name(s):
