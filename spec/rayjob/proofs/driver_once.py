@@ -64,8 +64,8 @@ class DriverOnceLemmas(RayJobState):
     def lemma_submitters_of_the_attempts_cluster_carry_its_id(s):
         """The submitter Job and its pods aimed at the attempt's cluster carry the
         attempt's id: the Job is created with the persisted identity, and a name is drawn
-        while nothing refers to it."""
-        if not s._records_kept() or s.mode is not Mode.K8S or s.id_overflow:
+        while nothing refers to it. (HTTPMode has neither.)"""
+        if not s._records_kept() or s.id_overflow:
             return True
         def carries(t):
             return t is None or t.target is not s.att_cluster or t.job_id is s.att_job
