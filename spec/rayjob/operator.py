@@ -200,7 +200,8 @@ class Operator(RayJobState):
         pool is a symmetric set for `[check] symmetry` only where they are (package
         docstring)."""
         c = s._draw(tuple(ClusterId), s._cluster_in_use)
-        s.cl_attempt[c] = None                     # ghost: the name starts afresh
+        s.cl_attempt[c] = None                     # ghosts: the name starts afresh
+        s.cl_driver_starts[c] = 0
         return c
 
     def _draw_job(s) -> JobId:

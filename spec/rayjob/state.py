@@ -131,6 +131,10 @@ class RayJobState(Spec):
     cl_creates: Ghost[Map[Age, Count]] = Map.fill(0)
     job_creates: Ghost[Map[Age, Count]] = Map.fill(0)
     driver_starts: Ghost[Map[Age, Count]] = Map.fill(0)
+    # claim 3 counts driver starts per cluster name, not per `Age`: each attempt creates
+    # one name (claim 1a) and a name is drawn afresh with its count reset, so a name's
+    # count is its attempt's, exactly, where the `OLD` bucket merges all older attempts
+    cl_driver_starts: Ghost[Map[ClusterId, Count]] = Map.fill(0)
     submit_calls: Ghost[Map[Age, Count]] = Map.fill(0)
     att_failed: Ghost[Map[Age, bool]] = Map.fill(False)
     att_succ: Ghost[Map[Age, bool]] = Map.fill(False)

@@ -13,6 +13,10 @@ it uses:
                   AtMostOnceLemmas: the cluster and the Job an attempt created stay
                   while it is in flight, with faults but no hand deletion, for claims
                   1b and 2b (models/rayjob/proofs/slow/at_most_once*.toml)
+    driver_once.py
+                  DriverOnceLemmas: once a driver started on the attempt's cluster, its
+                  record stays while the cluster does, with faults but records kept over
+                  head restarts, for claim 3 (models/rayjob/proofs/slow/driver_once*.toml)
     no_faults.py  NoFaultLemmas: the attempts, the submitter and the Ray records when
                   nothing fails, for claim 7 and the at-most-once claims
                   (models/rayjob/proofs/no_faults.toml, slow/no_faults_http.toml)
@@ -20,8 +24,11 @@ it uses:
 tests/test_rayjob.py checks every lemma on every bounded model of models/rayjob/ (they
 hold in all of them) and on random states (none raises).
 """
+from checker import constraint
+
 from ..spec import RayJob
 from .at_most_once import AtMostOnceLemmas
+from .driver_once import DriverOnceLemmas
 from .lemmas import Lemmas
 from .no_faults import NoFaultLemmas
 
@@ -36,3 +43,15 @@ class RayJobNoFaultProof(RayJobProof, NoFaultLemmas):
 
 class RayJobAtMostOnceProof(RayJobProof, AtMostOnceLemmas):
     """RayJobProof with the lemmas of at_most_once.py too (claims 1b and 2b with faults)."""
+
+
+class RayJobDriverOnceProof(RayJobAtMostOnceProof, DriverOnceLemmas):
+    """RayJobAtMostOnceProof with the lemmas of driver_once.py too (claim 3 with faults),
+    over the runs whose pools of names suffice: once every name is taken, the spec reuses
+    one still in use (`_draw`), which KubeRay's random names never do, and a lingering
+    submitter pod of an earlier attempt may then submit its own id to the new cluster."""
+
+    @constraint
+    def pools_suffice(s):
+        """`s_model_bounds`' pools: no name was drawn while in use."""
+        return not s.id_overflow

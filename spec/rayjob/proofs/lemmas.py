@@ -254,6 +254,15 @@ class Lemmas(RayJobState):
         return all(s.cl_attempt[c] is not Age.CUR or c is s.att_cluster for c in ClusterId)
 
     @invariant
+    def lemma_name_starts_count_for_its_attempt(s):
+        """A driver start on a cluster name counts for the attempt that created it (both
+        ghosts are bumped together, `driver_start`), and a name is drawn afresh with both
+        reset: a name's starts are at most its attempt's (p3 from the attempts' counts)."""
+        return all(s.cl_driver_starts[c] <= (0 if s.cl_attempt[c] is None
+                                             else s.driver_starts[s.cl_attempt[c]])
+                   for c in ClusterId)
+
+    @invariant
     def lemma_persisted_cluster_is_the_attempts(s):
         """The cluster name persisted in an attempt is the one it first persisted: only the
         Suspending / Retrying reset clears it, and the next name begins a new attempt
