@@ -20,7 +20,7 @@ from checker.model import load_model
 from checker.results import Verdict
 from checker.explicit.trace import replay
 from spec.rayjob import mutants
-from spec.rayjob.proofs import AtMostOnceLemmas, Lemmas, NoFaultLemmas
+from spec.rayjob.proofs import AtMostOnceLemmas, Lemmas, NoFaultLemmas, StaleLemmas
 from spec.rayjob.spec import RayJob
 from spec.rayjob.types import ClusterId, Head, JStat, Mode, Phase, Rank, Reason, Rec, Rules
 
@@ -119,7 +119,8 @@ def model_path(name: str) -> Path:
 def with_lemmas(spec_cls):
     """The spec with every lemma of spec/rayjob/proofs (proof aids, apart from the spec):
     checked with the claims, they must hold on every bounded model."""
-    return type(spec_cls.__name__, (spec_cls, Lemmas, NoFaultLemmas, AtMostOnceLemmas), {})
+    return type(spec_cls.__name__, (spec_cls, Lemmas, NoFaultLemmas, AtMostOnceLemmas,
+                                     StaleLemmas), {})
 
 
 @functools.cache
@@ -422,6 +423,7 @@ def test_the_spec_has_the_claims_and_the_proof_specs_the_lemmas():
     for name, lemmas in (("no_faults", Lemmas.__dict__ | NoFaultLemmas.__dict__),
                          ("slow/no_faults_http", Lemmas.__dict__ | NoFaultLemmas.__dict__),
                          ("slow/faults", Lemmas.__dict__),
+                         ("slow/faults_stale", Lemmas.__dict__ | StaleLemmas.__dict__),
                          ("slow/at_most_once", Lemmas.__dict__ | AtMostOnceLemmas.__dict__)):
         machine = load_model(ROOT / f"models/rayjob/proofs/{name}.toml").machine()
         assert {p.name for p in machine.properties if p.name.startswith("lemma_")} == \

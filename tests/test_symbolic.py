@@ -186,12 +186,15 @@ def test_rayjob_properties_proved_for_every_backoff_limit_and_refuted_on_a_mutan
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", ["no_faults_http", "at_most_once", "at_most_once_http"])
-def test_rayjob_at_most_once_proofs(name):
-    """models/rayjob/proofs/slow (issue 20): HTTPMode without faults, and claims 1b and 2b
-    with faults but no hand deletion, proved for every backoffLimit (and F) with a
-    certificate that re-checks; the refutations are the bounded models' (hand_F1, hand_F2,
-    http_happy_F0 with mutant M6: tests/test_rayjob.py)."""
+@pytest.mark.parametrize("name", ["no_faults_http", "at_most_once", "at_most_once_http",
+                                  "faults_stale", "faults_stale_http"])
+def test_rayjob_issue_20_proofs(name):
+    """models/rayjob/proofs/slow (issue 20): HTTPMode without faults, claims 1b and 2b
+    with faults but no hand deletion, and claims 4, 6 and 8 with stale caches too,
+    proved for every backoffLimit (and F) with a certificate that re-checks; the
+    refutations are the bounded models' and the mutants' (hand_F1, hand_F2, http_happy_F0
+    with mutant M6; StatusUpdateNoVersion, BackoffOffByOne, RetryAllReasons:
+    tests/test_rayjob.py)."""
     model = load_model(ROOT / f"models/rayjob/proofs/slow/{name}.toml")
     result = PDR(model.machine(), model.options).check()
     assert {p.name: p.verdict for p in result.properties} == model.expect

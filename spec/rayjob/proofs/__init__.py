@@ -13,6 +13,8 @@ it uses:
                   AtMostOnceLemmas: the cluster and the Job an attempt created stay
                   while it is in flight, with faults but no hand deletion, for claims
                   1b and 2b (models/rayjob/proofs/slow/at_most_once*.toml)
+    stale.py      StaleLemmas: the RayJob versions a lagging cache may still return, for
+                  the proofs with stale caches (models/rayjob/proofs/slow/faults_stale*.toml)
     no_faults.py  NoFaultLemmas: the attempts, the submitter and the Ray records when
                   nothing fails, for claim 7 and the at-most-once claims
                   (models/rayjob/proofs/no_faults.toml, slow/no_faults_http.toml)
@@ -24,6 +26,7 @@ from ..spec import RayJob
 from .at_most_once import AtMostOnceLemmas
 from .lemmas import Lemmas
 from .no_faults import NoFaultLemmas
+from .stale import StaleLemmas
 
 
 class RayJobProof(RayJob, Lemmas):
@@ -36,3 +39,8 @@ class RayJobNoFaultProof(RayJobProof, NoFaultLemmas):
 
 class RayJobAtMostOnceProof(RayJobProof, AtMostOnceLemmas):
     """RayJobProof with the lemmas of at_most_once.py too (claims 1b and 2b with faults)."""
+
+
+class RayJobStaleProof(RayJobProof, StaleLemmas):
+    """RayJobProof with the lemmas of stale.py too (the proofs with stale caches)."""
+
