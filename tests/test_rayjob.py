@@ -20,7 +20,8 @@ from checker.model import load_model
 from checker.results import Verdict
 from checker.explicit.trace import replay
 from spec.rayjob import mutants
-from spec.rayjob.proofs import AtMostOnceLemmas, DriverOnceLemmas, Lemmas, NoFaultLemmas
+from spec.rayjob.proofs import (AtMostOnceLemmas, DriverOnceLemmas, Lemmas, NoFaultLemmas,
+                                 StaleLemmas)
 from spec.rayjob.spec import RayJob
 from spec.rayjob.types import ClusterId, Head, JStat, Mode, Phase, Rank, Reason, Rec, Rules
 
@@ -120,7 +121,7 @@ def with_lemmas(spec_cls):
     """The spec with every lemma of spec/rayjob/proofs (proof aids, apart from the spec):
     checked with the claims, they must hold on every bounded model."""
     return type(spec_cls.__name__, (spec_cls, Lemmas, NoFaultLemmas, AtMostOnceLemmas,
-                                       DriverOnceLemmas), {})
+                                       DriverOnceLemmas, StaleLemmas), {})
 
 
 @functools.cache
@@ -423,6 +424,7 @@ def test_the_spec_has_the_claims_and_the_proof_specs_the_lemmas():
     for name, lemmas in (("no_faults", Lemmas.__dict__ | NoFaultLemmas.__dict__),
                          ("slow/no_faults_http", Lemmas.__dict__ | NoFaultLemmas.__dict__),
                          ("slow/faults", Lemmas.__dict__),
+                         ("slow/faults_stale", Lemmas.__dict__ | StaleLemmas.__dict__),
                          ("slow/at_most_once", Lemmas.__dict__ | AtMostOnceLemmas.__dict__),
                          ("slow/driver_once", Lemmas.__dict__ | AtMostOnceLemmas.__dict__
                           | DriverOnceLemmas.__dict__)):

@@ -188,13 +188,15 @@ def test_rayjob_properties_proved_for_every_backoff_limit_and_refuted_on_a_mutan
 @pytest.mark.slow
 @pytest.mark.parametrize("name", ["no_faults_http", "at_most_once", "at_most_once_http",
                                   "driver_once", "driver_once_http", "driver_once_noft",
-                                  "driver_once_http_noft"])
-def test_rayjob_at_most_once_proofs(name):
+                                  "driver_once_http_noft", "faults_stale", "faults_stale_http"])
+def test_rayjob_issue_20_proofs(name):
     """models/rayjob/proofs/slow (issue 20): HTTPMode without faults, claims 1b and 2b with
-    faults but no hand deletion, and claim 3 with faults where job records outlive head
-    restarts, proved for every backoffLimit (and F) with a certificate that re-checks; the
-    refutations are the bounded models' (hand_F1, hand_F2, head_noft_F1, http_head_F1,
-    http_happy_F0 with mutant M6, submitter_F2 with PutOverwrite, http_ops_F1 with #756:
+    faults but no hand deletion, claim 3 with faults where job records outlive head
+    restarts, and claims 4, 6 and 8 with stale caches too, proved for every backoffLimit
+    (and F) with a certificate that re-checks; the refutations are the bounded models'
+    and the mutants' (hand_F1, hand_F2, head_noft_F1, http_head_F1, http_happy_F0 with
+    mutant M6, submitter_F2 with PutOverwrite, http_ops_F1 with #756; StatusUpdateNoVersion,
+    BackoffOffByOne, RetryAllReasons:
     tests/test_rayjob.py)."""
     model = load_model(ROOT / f"models/rayjob/proofs/slow/{name}.toml")
     result = PDR(model.machine(), model.options).check()

@@ -17,6 +17,8 @@ it uses:
                   DriverOnceLemmas: once a driver started on the attempt's cluster, its
                   record stays while the cluster does, with faults but records kept over
                   head restarts, for claim 3 (models/rayjob/proofs/slow/driver_once*.toml)
+    stale.py      StaleLemmas: the RayJob versions a lagging cache may still return, for
+                  the proofs with stale caches (models/rayjob/proofs/slow/faults_stale*.toml)
     no_faults.py  NoFaultLemmas: the attempts, the submitter and the Ray records when
                   nothing fails, for claim 7 and the at-most-once claims
                   (models/rayjob/proofs/no_faults.toml, slow/no_faults_http.toml)
@@ -31,6 +33,7 @@ from .at_most_once import AtMostOnceLemmas
 from .driver_once import DriverOnceLemmas
 from .lemmas import Lemmas
 from .no_faults import NoFaultLemmas
+from .stale import StaleLemmas
 
 
 class RayJobProof(RayJob, Lemmas):
@@ -55,3 +58,7 @@ class RayJobDriverOnceProof(RayJobAtMostOnceProof, DriverOnceLemmas):
     def pools_suffice(s):
         """`s_model_bounds`' pools: no name was drawn while in use."""
         return not s.id_overflow
+
+
+class RayJobStaleProof(RayJobProof, StaleLemmas):
+    """RayJobProof with the lemmas of stale.py too (the proofs with stale caches)."""

@@ -128,14 +128,15 @@ class Lemmas(RayJobState):
     def lemma_finalizer_before_initializing(s):
         """New adds the finalizer before it initializes the status (C:166-178); only the
         operator removes it, and only as the reconcile's last call (C:132-137), so the
-        RayJob its memory holds with a finalizer still exists with it. (ValidationFailed
-        may be written from New, before the finalizer.)"""
+        RayJob its memory holds with a finalizer still exists with it, unless a lagging
+        cache (`L >= 1`) returned its deletion after it was gone. (ValidationFailed may be
+        written from New, before the finalizer.)"""
         for h in (s.rj, s.m_h):
             if (h is not None and h.phase not in (Phase.NEW, Phase.VALIDATION_FAILED)
                     and not h.finalizer):
                 return False
         if s.m_h is not None and s.m_h.finalizer:
-            return s.rj is not None and s.rj.finalizer
+            return s.rj.finalizer if s.rj is not None else s.L > 0 and s.m_h.deleting
         return True
 
     @invariant
