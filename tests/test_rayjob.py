@@ -20,7 +20,7 @@ from checker.model import load_model
 from checker.results import Verdict
 from checker.explicit.trace import replay
 from spec.rayjob import mutants
-from spec.rayjob.proofs import AtMostOnceLemmas, Lemmas, NoFaultLemmas
+from spec.rayjob.proofs import AtMostOnceLemmas, Lemmas, ModeLemmas, NoFaultLemmas
 from spec.rayjob.spec import RayJob
 from spec.rayjob.types import ClusterId, Head, JStat, Mode, Phase, Rank, Reason, Rec, Rules
 
@@ -119,7 +119,7 @@ def model_path(name: str) -> Path:
 def with_lemmas(spec_cls):
     """The spec with every lemma of spec/rayjob/proofs (proof aids, apart from the spec):
     checked with the claims, they must hold on every bounded model."""
-    return type(spec_cls.__name__, (spec_cls, Lemmas, NoFaultLemmas, AtMostOnceLemmas), {})
+    return type(spec_cls.__name__, (spec_cls, Lemmas, ModeLemmas, NoFaultLemmas, AtMostOnceLemmas), {})
 
 
 @functools.cache

@@ -172,11 +172,11 @@ class Lemmas(RayJobState):
     @invariant
     def lemma_submitter_pods_belong_to_an_active_job(s):
         """The Job controller runs a pod only for an active Job, and fails the Job after
-        more than submitterConfig.backoffLimit failed pods; HTTPMode has no Job."""
+        more than submitterConfig.backoffLimit failed pods; only K8sJobMode has a Job."""
         job = s.job
         if s.pods[PodSlot.CUR] is not None and (job is None or job.cond is not JCond.NONE):
             return False
-        if job is not None and (s.mode is Mode.HTTP or not (
+        if job is not None and (s.mode is not Mode.K8S or not (
                 job.failures <= s.sub_backoff_limit
                 or (job.cond is JCond.FAILED and job.failures == s.sub_backoff_limit + 1))):
             return False

@@ -13,7 +13,7 @@ checks all of them. They were found by Houdini's counterexamples to induction
 from checker import invariant
 
 from ..state import RayJobState
-from ..types import (SUPERVISED_RECS, Age, ClusterId, Head, JCond, JStat, KvKey, Mode, Pc,
+from ..types import (SUBMITTER_MODES, SUPERVISED_RECS, Age, ClusterId, Exit, Head, JCond, JStat, KvKey, Mode, Pc,
                     Phase, PodSlot, Rank, Reason, Rec, Rules, SubPc, Timer)
 
 ENDED = (Rec.SUCCEEDED, Rec.FAILED)           # the terminal records a run without faults leaves
@@ -25,7 +25,7 @@ STARTED = tuple(r for r in SUBMITTED if r is not Rec.PENDING)   # its driver sta
 def _calm_setting(s) -> bool:
     """The setting of the proof of claim 7 (see the module docstring)."""
     return (s.F == 0 and s.active_deadline is Rank.OFF and s.pre_running_deadline is Rank.OFF
-            and s.mode in (Mode.K8S, Mode.HTTP) and not s.gcs_ft
+            and not s.gcs_ft
             and not s.delete_rj_after_finish and s.deletion_rules is Rules.OFF and s.L == 0
             and not s.late_reconcile)
 
@@ -52,6 +52,28 @@ def _att_head_gone(s) -> bool:
 def _att_rec_in(s, recs) -> bool:
     """The current attempt's record is in `recs` (no lookup by a possibly absent key)."""
     return any(_is_att(s, k) and s.kv[k] in recs for k in s.kv)
+
+
+def _submitter_runs(s) -> bool:
+    """The attempt's submitter is still at work: its Job is active (K8sJobMode), its sidecar
+    container runs (SidecarMode); HTTPMode and InteractiveMode have none (the operator or
+    the user submits)."""
+    if s.mode is Mode.K8S:
+        return s.job is not None and s.job.cond is JCond.NONE
+    if s.mode is Mode.SIDECAR:
+        c = s.att_cluster
+        return c is not None and s.sidecar[c] is not None and s.sidecar[c].exit is Exit.RUNNING
+    return True
+
+
+def _submitter_finished(s) -> bool:
+    """The attempt's submitter has finished: its Job, or its sidecar container, ended."""
+    if s.mode is Mode.K8S:
+        return s.job is not None and s.job.cond is not JCond.NONE
+    if s.mode is Mode.SIDECAR:
+        c = s.att_cluster
+        return c is not None and s.sidecar[c] is not None and s.sidecar[c].exit is not Exit.RUNNING
+    return False
 
 
 def _in_flight(s):
@@ -208,13 +230,13 @@ class NoFaultLemmas(RayJobState):
 
     @invariant
     def lemma_live_records_in_open_attempt(s):
-        """A pending or running record is the current attempt's, which has not failed, and in
-        K8sJobMode its Job is still active (HTTPMode has no Job)."""
+        """A pending or running record is the current attempt's, which has not failed, and its
+        submitter still runs (K8sJobMode: the Job is active; SidecarMode: the container)."""
         if not _calm(s):
             return True
-        job_active = s.mode is Mode.HTTP or (s.job is not None and s.job.cond is JCond.NONE)
+        runs = _submitter_runs(s)
         return all(s.kv[k] not in SUPERVISED_RECS or (_is_att(s, k) and s.cl_attempt[k.c] is Age.CUR and _open(s)
-                                           and job_active)
+                                           and runs)
                    for k in s.kv)
 
     @invariant
@@ -352,21 +374,23 @@ class NoFaultLemmas(RayJobState):
 
     @invariant
     def lemma_sub_fin_read(s):
-        """A reconcile that saw the submitter finished is right: a finished Job stays finished."""
-        return not _calm(s) or not s.m_sub_fin or (s.job is not None and s.job.cond is not JCond.NONE)
+        """A reconcile that saw the submitter finished is right: a finished Job (or sidecar
+        container) stays finished."""
+        return not _calm(s) or not s.m_sub_fin or _submitter_finished(s)
 
     @invariant
     def lemma_failing_write_is_justified(s):
         """A reconcile of Initializing or Running turns the attempt Failed or Retrying only on a
-        FAILED record of it: in K8sJobMode after the Job finished or by the grace period, in
-        HTTPMode as soon as GetJobInfo reads it (C:334-349)."""
+        FAILED record of it: in K8sJobMode and SidecarMode after the submitter finished or by
+        the grace period, in HTTPMode and InteractiveMode as soon as GetJobInfo reads it
+        (C:334-349)."""
         if not _calm(s) or not s._reconciling(Pc.STATUS_WRITE) or s.m_h.phase not in (Phase.FAILED, Phase.RETRYING):
             return True
         if s.m_orig.phase in (Phase.FAILED, Phase.RETRYING):
             return True
         return (_att_rec_in(s, (Rec.FAILED,)) and not s.att_succ[Age.CUR]
-                and (s.mode is Mode.HTTP or s.m_h.reason is Reason.GRACE
-                     or (s.job is not None and s.job.cond is not JCond.NONE)))
+                and (s.mode not in SUBMITTER_MODES or s.m_h.reason is Reason.GRACE
+                     or _submitter_finished(s)))
 
     @invariant
     def lemma_att_cluster_fresh_or_current(s):
