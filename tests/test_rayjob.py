@@ -419,10 +419,11 @@ def test_every_lemma_is_defined_on_every_state(name):
 def test_the_spec_has_the_claims_and_the_proof_specs_the_lemmas():
     """A reader (and `check-model models/rayjob.toml`) sees the claims, not proof aids."""
     assert not [p.name for p in Machine(RayJob).properties if p.name.startswith("lemma_")]
-    for name, lemmas in (("no_faults", Lemmas.__dict__ | NoFaultLemmas.__dict__),
-                         ("slow/no_faults_http", Lemmas.__dict__ | NoFaultLemmas.__dict__),
-                         ("slow/faults", Lemmas.__dict__),
-                         ("slow/at_most_once", Lemmas.__dict__ | AtMostOnceLemmas.__dict__)):
+    common = Lemmas.__dict__ | ModeLemmas.__dict__
+    for name, lemmas in (("no_faults", common | NoFaultLemmas.__dict__),
+                         ("slow/no_faults_http", common | NoFaultLemmas.__dict__),
+                         ("slow/faults", common),
+                         ("slow/at_most_once", common | AtMostOnceLemmas.__dict__)):
         machine = load_model(ROOT / f"models/rayjob/proofs/{name}.toml").machine()
         assert {p.name for p in machine.properties if p.name.startswith("lemma_")} == \
             {n for n in lemmas if n.startswith("lemma_")}

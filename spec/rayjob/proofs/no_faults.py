@@ -13,7 +13,7 @@ checks all of them. They were found by Houdini's counterexamples to induction
 from checker import invariant
 
 from ..state import RayJobState
-from ..types import (SUBMITTER_MODES, SUPERVISED_RECS, Age, ClusterId, Exit, Head, JCond, JStat, KvKey, Mode, Pc,
+from ..types import (SUBMITTER_MODES, SUPERVISED_RECS, Age, ClusterId, Exit, Head, JCond, JobId, JStat, KvKey, Mode, Pc,
                     Phase, PodSlot, Rank, Reason, Rec, Rules, SubPc, Timer)
 
 ENDED = (Rec.SUCCEEDED, Rec.FAILED)           # the terminal records a run without faults leaves
@@ -40,8 +40,14 @@ def _open(s) -> bool:
     return s.attempted and not s.att_failed[Age.CUR]
 
 
+def _att_job_id(s):
+    """The attempt's submission id: in InteractiveMode always spec.jobId, which the user
+    may submit with before Waiting copies it into the status."""
+    return JobId.JS if s.mode is Mode.INTERACTIVE else s.att_job
+
+
 def _is_att(s, k):
-    return k.c is s.att_cluster and k.j is s.att_job
+    return k.c is s.att_cluster and k.j is _att_job_id(s)
 
 
 def _att_head_gone(s) -> bool:
@@ -77,7 +83,8 @@ def _submitter_finished(s) -> bool:
 
 
 def _in_flight(s):
-    return s.rj.phase in (Phase.INITIALIZING, Phase.RUNNING)
+    """The attempt is under way (Waiting: InteractiveMode's wait for the user's jobId)."""
+    return s.rj.phase in (Phase.INITIALIZING, Phase.WAITING, Phase.RUNNING)
 
 
 def _dash_ready(s, h, b):
@@ -133,8 +140,14 @@ class NoFaultLemmas(RayJobState):
 
     @invariant
     def lemma_calm_copy_fresh(s):
-        """No other writer: the copy a reconcile holds stays current, so its status write applies."""
-        return not _calm(s) or s.pc is Pc.IDLE or s.m_fresh
+        """No other writer: the copy a reconcile holds stays current, so its status write
+        applies; in InteractiveMode but for the user's edit setting spec.jobId, once."""
+        if not _calm(s) or s.m_h is None:
+            return True
+        if s.mode is Mode.INTERACTIVE and s.m_h.job_id_set and not s.rj.job_id_set:
+            return False                            # the edit is never undone
+        return (s.pc is Pc.IDLE or s.m_fresh
+                or (s.mode is Mode.INTERACTIVE and s.rj.job_id_set and not s.m_h.job_id_set))
 
     @invariant
     def lemma_pods_outside_flight_are_harmless(s):
@@ -261,7 +274,7 @@ class NoFaultLemmas(RayJobState):
         """The attempt's cluster holds only the attempt's submission id."""
         if not _calm(s):
             return True
-        return all(s.kv[k] is Rec.NONE or k.c is not s.att_cluster or k.j is s.att_job for k in s.kv)
+        return all(s.kv[k] is Rec.NONE or k.c is not s.att_cluster or k.j is _att_job_id(s) for k in s.kv)
 
     @invariant
     def lemma_success_only_current(s):
@@ -270,11 +283,11 @@ class NoFaultLemmas(RayJobState):
 
     @invariant
     def lemma_success_kept(s):
-        """A succeeded attempt stays in Initializing, Running or Complete, its record SUCCEEDED
-        until Complete deletes the cluster."""
+        """A succeeded attempt stays in flight or Complete, its record SUCCEEDED until
+        Complete deletes the cluster."""
         if not _calm(s) or not s.att_succ[Age.CUR]:
             return True
-        return ((_att_rec_in(s, (Rec.SUCCEEDED,)) and s.rj.phase in (Phase.INITIALIZING, Phase.RUNNING, Phase.COMPLETE))
+        return ((_att_rec_in(s, (Rec.SUCCEEDED,)) and (_in_flight(s) or s.rj.phase is Phase.COMPLETE))
                 or (s.rj.phase is Phase.COMPLETE and _att_head_gone(s)))
 
     @invariant
@@ -449,10 +462,11 @@ class NoFaultLemmas(RayJobState):
 
     @invariant
     def lemma_initializing_never_fails(s):
-        """Without a deadline Initializing only waits, creates and moves to Running."""
+        """Without a deadline Initializing only waits, creates and moves to Running (or, in
+        InteractiveMode, to Waiting)."""
         if not _calm(s) or not s._reconciling(Pc.STATUS_WRITE) or s.m_orig.phase is not Phase.INITIALIZING:
             return True
-        return s.m_h.phase in (Phase.INITIALIZING, Phase.RUNNING)
+        return s.m_h.phase in (Phase.INITIALIZING, Phase.WAITING, Phase.RUNNING)
 
     @invariant
     def lemma_completing_write_is_justified(s):
@@ -576,3 +590,25 @@ class NoFaultLemmas(RayJobState):
         return (c is not None and s.m_b.cluster is c and s.m_b.job_id is s.att_job and s.m_b.dash
                 and s.cl_cr[c] and s.head[c] is Head.SERVING and s.cl_attempt[c] is Age.CUR
                 and not _att_rec_in(s, SUBMITTED) and s.submit_calls[Age.CUR] == 0)
+
+    # ------------------------------------------------ SidecarMode's submitter (p3, p12)
+
+    @invariant
+    def lemma_sidecar_runs_for_the_open_attempt(s):
+        """A sidecar container submits exactly while no record of its id exists, and
+        follows once one does (like a submitter pod). One still running is the open
+        attempt's, in flight, with its submission id, or follows a job that ended: without
+        faults only the grace period (C:1366-1394) ends an attempt before its container
+        exits."""
+        if not _calm(s) or s.mode is not Mode.SIDECAR:
+            return True
+        def ok(c):
+            sc = s.sidecar[c]
+            if sc is None or sc.exit is not Exit.RUNNING:
+                return True
+            rec = s.kv[KvKey(c, sc.job_id)]
+            current = (c is s.att_cluster and sc.job_id is s.att_job and s.cl_attempt[c] is Age.CUR
+                       and _in_flight(s) and _open(s))
+            return (((sc.pc in (SubPc.STATUS, SubPc.SUBMIT)) == (rec is Rec.NONE))
+                    and (current or (sc.pc is SubPc.FOLLOW and rec in ENDED)))
+        return all(ok(c) for c in ClusterId)
