@@ -437,6 +437,42 @@ def test_a_mutant_reaching_a_state_the_lemmas_exclude_violates_them():
     assert prop(result, "lemma_created_name_is_the_attempts").verdict is Verdict.VIOLATED
 
 
+# Both ways in the other modes: each claim the SidecarMode and InteractiveMode proofs
+# prove (models/rayjob/proofs/slow/*_sidecar.toml, *_interactive.toml) is refuted in that
+# mode by a mutant: (mutant, model, constants changed, property, length). Vacuous there,
+# so not listed: 2a and 2b (no submitter Job), and in InteractiveMode 8 (no retry).
+SIDECAR = {"mode": "SIDECAR", "sub_backoff_limit": 2}
+MODE_KILLS = [
+    (mutants.ClusterNameInInitializing, "sidecar_F0", {},
+     {"p1a_one_cluster_name_per_attempt": 7, "p1b_cluster_created_once_per_attempt": 7,
+      "p3_driver_once_per_attempt": 13, "p5a_no_cr_overlap": 7, "p12_single_submit_call": 11,
+      "s_model_bounds": 12}),
+    (mutants.StatusUpdateNoVersion, "rayjob", SIDECAR, {"p4_identity_stable": 6}),
+    (mutants.BackoffOffByOne, "sidecar_F0", {}, {"p6_retries_bounded": 39}),
+    (mutants.Eager404Fail, "sidecar_F0", {}, {"p7_succeeded_not_failed": 16}),
+    (mutants.RetryAllReasons, "deadline_F0", SIDECAR, {"p8_excluded_not_retried": 11}),
+    (mutants.ClusterNameInInitializing, "interactive_F0", {},
+     {"p1a_one_cluster_name_per_attempt": 7, "p1b_cluster_created_once_per_attempt": 7,
+      "p5a_no_cr_overlap": 7, "s_model_bounds": 12}),
+    (mutants.NoSubmissionId, "interactive_F0", {},
+     {"p3_driver_once_per_attempt": 12, "p12_single_submit_call": 10}),
+    (mutants.InteractiveDrawsJobId, "interactive_F0", {}, {"p4_identity_stable": 11}),
+    (mutants.BackoffOffByOne, "interactive_F0", {}, {"p6_retries_bounded": 23}),
+    (mutants.Eager404Fail, "interactive_F0", {}, {"p7_succeeded_not_failed": 19}),
+]
+
+
+@pytest.mark.parametrize("mutant,model_name,changes,lengths", MODE_KILLS,
+                         ids=[f"{k[0].__name__}-{k[1]}" for k in MODE_KILLS])
+def test_each_claim_proved_in_a_mode_is_refuted_there_by_a_mutant(mutant, model_name, changes,
+                                                                   lengths):
+    model = load_model(model_path(model_name))
+    machine = Machine(mutant, {**model.constants, **changes}, model.groups)
+    options = CheckOptions(properties=list(lengths), max_depth=max(lengths.values()))
+    result = ExplicitEngine(machine, options).check()
+    assert {n: len(prop(result, n).trace.steps) - 1 for n in lengths} == lengths
+
+
 def test_httpmode_submits_at_most_once_without_faults_but_not_without_a_submission_id():
     """proofs/no_faults_http proves p3 and p12 in HTTPMode with no fault; without
     `--submission-id` GetJobInfo never finds the record by status.jobId, so the operator

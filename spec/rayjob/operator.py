@@ -469,9 +469,11 @@ class Operator(RayJobState):
         s._job_info(s._ray_get(s._dashboard_key()))
 
     def _dashboard_key(s):
-        """The record the dashboard URL and status.jobId name, or None if unreachable."""
+        """The record the dashboard URL and status.jobId name, or None if unreachable or
+        unnamed: an empty jobId (InteractiveMode before the user gave spec.jobId) makes
+        StopJob's request name no job, an error only logged (C:123-129)."""
         c = s.m_b.cluster
-        if not s.m_b.dash or not s._reachable(c):
+        if not s.m_b.dash or s.m_b.job_id is None or not s._reachable(c):
             return None
         return KvKey(c, s.m_b.job_id)
 
