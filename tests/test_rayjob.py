@@ -62,6 +62,10 @@ TRACES = {
     ("failover_F1", "p1b_cluster_created_once_per_attempt"): 24,  # ex-leader after clean-up
     ("failover_F1", "p3_driver_once_per_attempt"): 33,   # ... and the submitter's next pod
     ("failover_http_F1", "p12_single_submit_call"): 16,  # the ex-leader's SubmitJob
+    ("interactive_head_F1", "p12_single_submit_call"): 12,  # the user resubmits to an empty GCS
+    ("interactive_head_F1", "p3_driver_once_per_attempt"): 14,
+    ("interactive_head_F1", "p7_succeeded_not_failed"): 25,  # head down past the check timeout
+    ("interactive_delete_F1", "p10b_deleted_rayjob_ray_stopped"): 13,  # StopJob with no jobId
 }
 # The same for the models of `pytest -m slow` (their traces are replayed by the fast suite).
 SLOW_TRACES = {

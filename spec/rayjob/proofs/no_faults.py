@@ -19,6 +19,8 @@ from ..types import (SUBMITTER_MODES, SUPERVISED_RECS, Age, ClusterId, Exit, Hea
 ENDED = (Rec.SUCCEEDED, Rec.FAILED)           # the terminal records a run without faults leaves
 SUBMITTED = tuple(r for r in Rec if r is not Rec.NONE)
 STARTED = tuple(r for r in SUBMITTED if r is not Rec.PENDING)   # its driver started
+IN_FLIGHT = (Phase.INITIALIZING, Phase.WAITING, Phase.RUNNING)   # Waiting: InteractiveMode's
+SERVED = (Phase.WAITING, Phase.RUNNING)       # phases entered once the cluster served
 
 
 
@@ -73,22 +75,23 @@ def _submitter_runs(s) -> bool:
 
 
 def _submitter_finished(s) -> bool:
-    """The attempt's submitter has finished: its Job, or its sidecar container, ended."""
+    """The attempt's submitter has finished: its Job ended, or its sidecar container
+    exited (or went with its head)."""
     if s.mode is Mode.K8S:
         return s.job is not None and s.job.cond is not JCond.NONE
     if s.mode is Mode.SIDECAR:
         c = s.att_cluster
-        return c is not None and s.sidecar[c] is not None and s.sidecar[c].exit is not Exit.RUNNING
+        return c is not None and (s.sidecar[c] is None or s.sidecar[c].exit is not Exit.RUNNING)
     return False
 
 
 def _in_flight(s):
     """The attempt is under way (Waiting: InteractiveMode's wait for the user's jobId)."""
-    return s.rj.phase in (Phase.INITIALIZING, Phase.WAITING, Phase.RUNNING)
+    return s.rj.phase in IN_FLIGHT
 
 
 def _dash_ready(s, h, b):
-    if h is None or h.phase not in (Phase.INITIALIZING, Phase.RUNNING) or not b.dash:
+    if h is None or h.phase not in IN_FLIGHT or not b.dash:
         return True
     return b.cluster is not None and s.cl_cr[b.cluster] and s.head[b.cluster] is Head.SERVING
 
@@ -132,7 +135,7 @@ class NoFaultLemmas(RayJobState):
     def lemma_in_flight_cluster(s):
         """Initializing and Running name a cluster that exists, or has not been created yet (then
         it has no head, Job or record)."""
-        if not _calm(s) or s.rj.phase not in (Phase.INITIALIZING, Phase.RUNNING):
+        if not _calm(s) or s.rj.phase not in IN_FLIGHT:
             return True
         c = s.att_cluster
         return c is not None and (s.cl_cr[c] or (s.head[c] is Head.NONE and s.job is None
@@ -304,14 +307,14 @@ class NoFaultLemmas(RayJobState):
 
     @invariant
     def lemma_in_flight_attempt_not_failed(s):
-        """An attempt in Initializing or Running has not failed yet."""
-        return s.rj is None or s.rj.phase not in (Phase.INITIALIZING, Phase.RUNNING, Phase.SUSPENDING) or not s.att_failed[Age.CUR]
+        """An attempt in flight (or Suspending) has not failed yet."""
+        return s.rj is None or s.rj.phase not in (*IN_FLIGHT, Phase.SUSPENDING) or not s.att_failed[Age.CUR]
 
     @invariant
     def lemma_running_head_serves(s):
-        """Running implies the attempt's cluster exists and serves, with its dashboard URL
-        recorded."""
-        if not _calm(s) or s.rj.phase is not Phase.RUNNING:
+        """Running (and Waiting) implies the attempt's cluster exists and serves, with its
+        dashboard URL recorded."""
+        if not _calm(s) or s.rj.phase not in SERVED:
             return True
         c = s.rj_b.cluster
         return (c is not None and s.cl_cr[c] and s.head[c] is Head.SERVING and s.rj_b.dash
@@ -319,8 +322,9 @@ class NoFaultLemmas(RayJobState):
 
     @invariant
     def lemma_copy_head_serves(s):
-        """A reconcile of Running (or creating the Job) talks to an existing, serving cluster."""
-        if not _calm(s) or not s._reconciling() or not (s.pc is Pc.CREATE_JOB or s.m_h.phase is Phase.RUNNING):
+        """A reconcile of Running or Waiting (or creating the Job) talks to an existing,
+        serving cluster."""
+        if not _calm(s) or not s._reconciling() or not (s.pc is Pc.CREATE_JOB or s.m_h.phase in SERVED):
             return True
         c = s.m_b.cluster
         return c is not None and s.cl_cr[c] and s.head[c] is Head.SERVING and s.m_b.dash
@@ -333,8 +337,8 @@ class NoFaultLemmas(RayJobState):
 
     @invariant
     def lemma_running_has_dash(s):
-        """Running was entered with the dashboard URL set."""
-        return all(h is None or h.phase is not Phase.RUNNING or b.dash
+        """Running and Waiting were entered with the dashboard URL set."""
+        return all(h is None or h.phase not in SERVED or b.dash
                    for h, b in ((s.rj, s.rj_b), (s.m_h, s.m_b)))
 
     @invariant
