@@ -20,8 +20,8 @@ from checker.model import load_model
 from checker.results import Verdict
 from checker.explicit.trace import replay
 from spec.rayjob import mutants
-from spec.rayjob.proofs import (AtMostOnceLemmas, DriverOnceLemmas, Lemmas, NoFaultLemmas,
-                                 StaleLemmas)
+from spec.rayjob.proofs import (AtMostOnceLemmas, DriverOnceLemmas, Lemmas, ModeLemmas,
+                                 NoFaultLemmas, StaleLemmas)
 from spec.rayjob.spec import RayJob
 from spec.rayjob.types import ClusterId, Head, JStat, Mode, Phase, Rank, Reason, Rec, Rules
 
@@ -63,6 +63,10 @@ TRACES = {
     ("failover_F1", "p1b_cluster_created_once_per_attempt"): 24,  # ex-leader after clean-up
     ("failover_F1", "p3_driver_once_per_attempt"): 33,   # ... and the submitter's next pod
     ("failover_http_F1", "p12_single_submit_call"): 16,  # the ex-leader's SubmitJob
+    ("interactive_head_F1", "p12_single_submit_call"): 12,  # the user resubmits to an empty GCS
+    ("interactive_head_F1", "p3_driver_once_per_attempt"): 14,
+    ("interactive_head_F1", "p7_succeeded_not_failed"): 25,  # head down past the check timeout
+    ("interactive_delete_F1", "p10b_deleted_rayjob_ray_stopped"): 13,  # StopJob with no jobId
 }
 # The same for the models of `pytest -m slow` (their traces are replayed by the fast suite).
 SLOW_TRACES = {
@@ -120,8 +124,8 @@ def model_path(name: str) -> Path:
 def with_lemmas(spec_cls):
     """The spec with every lemma of spec/rayjob/proofs (proof aids, apart from the spec):
     checked with the claims, they must hold on every bounded model."""
-    return type(spec_cls.__name__, (spec_cls, Lemmas, NoFaultLemmas, AtMostOnceLemmas,
-                                       DriverOnceLemmas, StaleLemmas), {})
+    return type(spec_cls.__name__, (spec_cls, Lemmas, ModeLemmas, NoFaultLemmas,
+                                    AtMostOnceLemmas, DriverOnceLemmas, StaleLemmas), {})
 
 
 @functools.cache
@@ -421,12 +425,13 @@ def test_every_lemma_is_defined_on_every_state(name):
 def test_the_spec_has_the_claims_and_the_proof_specs_the_lemmas():
     """A reader (and `check-model models/rayjob.toml`) sees the claims, not proof aids."""
     assert not [p.name for p in Machine(RayJob).properties if p.name.startswith("lemma_")]
-    for name, lemmas in (("no_faults", Lemmas.__dict__ | NoFaultLemmas.__dict__),
-                         ("slow/no_faults_http", Lemmas.__dict__ | NoFaultLemmas.__dict__),
-                         ("slow/faults", Lemmas.__dict__),
-                         ("slow/faults_stale", Lemmas.__dict__ | StaleLemmas.__dict__),
-                         ("slow/at_most_once", Lemmas.__dict__ | AtMostOnceLemmas.__dict__),
-                         ("slow/driver_once", Lemmas.__dict__ | AtMostOnceLemmas.__dict__
+    common = Lemmas.__dict__ | ModeLemmas.__dict__
+    for name, lemmas in (("no_faults", common | NoFaultLemmas.__dict__),
+                         ("slow/no_faults_http", common | NoFaultLemmas.__dict__),
+                         ("slow/faults", common),
+                         ("slow/faults_stale", common | StaleLemmas.__dict__),
+                         ("slow/at_most_once", common | AtMostOnceLemmas.__dict__),
+                         ("slow/driver_once", common | AtMostOnceLemmas.__dict__
                           | DriverOnceLemmas.__dict__)):
         machine = load_model(ROOT / f"models/rayjob/proofs/{name}.toml").machine()
         assert {p.name for p in machine.properties if p.name.startswith("lemma_")} == \
@@ -439,6 +444,42 @@ def test_a_mutant_reaching_a_state_the_lemmas_exclude_violates_them():
     machine = mutant_machine(with_lemmas(mutants.ClusterNameInInitializing), "happy_F0")
     result = ExplicitEngine(machine, CheckOptions(max_depth=8)).check()
     assert prop(result, "lemma_created_name_is_the_attempts").verdict is Verdict.VIOLATED
+
+
+# Both ways in the other modes: each claim the SidecarMode and InteractiveMode proofs
+# prove (models/rayjob/proofs/slow/*_sidecar.toml, *_interactive.toml) is refuted in that
+# mode by a mutant: (mutant, model, constants changed, property, length). Vacuous there,
+# so not listed: 2a and 2b (no submitter Job), and in InteractiveMode 8 (no retry).
+SIDECAR = {"mode": "SIDECAR", "sub_backoff_limit": 2}
+MODE_KILLS = [
+    (mutants.ClusterNameInInitializing, "sidecar_F0", {},
+     {"p1a_one_cluster_name_per_attempt": 7, "p1b_cluster_created_once_per_attempt": 7,
+      "p3_driver_once_per_attempt": 13, "p5a_no_cr_overlap": 7, "p12_single_submit_call": 11,
+      "s_model_bounds": 12}),
+    (mutants.StatusUpdateNoVersion, "rayjob", SIDECAR, {"p4_identity_stable": 6}),
+    (mutants.BackoffOffByOne, "sidecar_F0", {}, {"p6_retries_bounded": 39}),
+    (mutants.Eager404Fail, "sidecar_F0", {}, {"p7_succeeded_not_failed": 16}),
+    (mutants.RetryAllReasons, "deadline_F0", SIDECAR, {"p8_excluded_not_retried": 11}),
+    (mutants.ClusterNameInInitializing, "interactive_F0", {},
+     {"p1a_one_cluster_name_per_attempt": 7, "p1b_cluster_created_once_per_attempt": 7,
+      "p5a_no_cr_overlap": 7, "s_model_bounds": 12}),
+    (mutants.NoSubmissionId, "interactive_F0", {},
+     {"p3_driver_once_per_attempt": 12, "p12_single_submit_call": 10}),
+    (mutants.InteractiveDrawsJobId, "interactive_F0", {}, {"p4_identity_stable": 11}),
+    (mutants.BackoffOffByOne, "interactive_F0", {}, {"p6_retries_bounded": 23}),
+    (mutants.Eager404Fail, "interactive_F0", {}, {"p7_succeeded_not_failed": 19}),
+]
+
+
+@pytest.mark.parametrize("mutant,model_name,changes,lengths", MODE_KILLS,
+                         ids=[f"{k[0].__name__}-{k[1]}" for k in MODE_KILLS])
+def test_each_claim_proved_in_a_mode_is_refuted_there_by_a_mutant(mutant, model_name, changes,
+                                                                   lengths):
+    model = load_model(model_path(model_name))
+    machine = Machine(mutant, {**model.constants, **changes}, model.groups)
+    options = CheckOptions(properties=list(lengths), max_depth=max(lengths.values()))
+    result = ExplicitEngine(machine, options).check()
+    assert {n: len(prop(result, n).trace.steps) - 1 for n in lengths} == lengths
 
 
 def test_httpmode_submits_at_most_once_without_faults_but_not_without_a_submission_id():

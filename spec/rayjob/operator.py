@@ -244,14 +244,16 @@ class Operator(RayJobState):
 
     def _retire(s, c: ClusterId) -> bool:
         """When every name is taken, each lingering head that nothing names, whose job
-        records are all terminal and whose sidecar submitter (if any) exited is deleted
+        records are all terminal and whose sidecar submitter (if any) can no longer submit
+        (it exited, or follows a job that ended: it can only exit) is deleted
         now (gc_cluster_pods, which may happen at any time) so that its name can be drawn
         again. Nothing but its deletion could happen
-        to it: no call reaches it, no driver runs on it. Only claim 5b could see it alive
+        to it: no call reaches it, no driver runs on it (a following sidecar's exit
+        changes nothing once its RayCluster is gone). Only claim 5b could see it alive
         at the next create, so that overlap is recorded here (it may flag, never hide).
         Without this, a garbage collector slower than four attempts overflows the pool.
         True if c was retired."""
-        if s._cluster_named(c) or s.head[c] is Head.NONE or s._sidecar_running(c):
+        if s._cluster_named(c) or s.head[c] is Head.NONE or s._sidecar_may_submit(c):
             return False
         if any(s.kv[k] in NONTERMINAL_RECS for k in s._keys(c)):
             return False
@@ -468,9 +470,11 @@ class Operator(RayJobState):
         s._job_info(s._ray_get(s._dashboard_key()))
 
     def _dashboard_key(s):
-        """The record the dashboard URL and status.jobId name, or None if unreachable."""
+        """The record the dashboard URL and status.jobId name, or None if unreachable or
+        unnamed: an empty jobId (InteractiveMode before the user gave spec.jobId) makes
+        StopJob's request name no job, an error only logged (C:123-129)."""
         c = s.m_b.cluster
-        if not s.m_b.dash or not s._reachable(c):
+        if not s.m_b.dash or s.m_b.job_id is None or not s._reachable(c):
             return None
         return KvKey(c, s.m_b.job_id)
 

@@ -45,6 +45,11 @@ class SidecarSubmitter(RayJobState):
         sc = s.sidecar[c]
         return sc is not None and sc.exit is Exit.RUNNING
 
+    def _sidecar_may_submit(s, c: ClusterId) -> bool:
+        """The container of `c` runs a step that may still submit (the status check or the
+        submit): one that follows a job can only exit."""
+        return s._sidecar_running(c) and s.sidecar[c].pc in (SubPc.STATUS, SubPc.SUBMIT)
+
     def _sidecar_at(s, c: ClusterId, pc: SubPc) -> bool:
         """The container of `c` runs step `pc`, and its head serves on 127.0.0.1."""
         return s._sidecar_running(c) and s.sidecar[c].pc is pc and s._serving(s._sidecar_key(c))

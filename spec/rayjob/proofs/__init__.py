@@ -9,6 +9,7 @@ it uses:
 
     lemmas.py     Lemmas: the operator's memory, the status counters, the ghosts
                   (models/rayjob/proofs/slow/faults*.toml)
+    modes.py      ModeLemmas: SidecarMode's submitter containers (every proof spec)
     at_most_once.py
                   AtMostOnceLemmas: the cluster and the Job an attempt created stay
                   while it is in flight, with faults but no hand deletion, for claims
@@ -32,12 +33,13 @@ from ..spec import RayJob
 from .at_most_once import AtMostOnceLemmas
 from .driver_once import DriverOnceLemmas
 from .lemmas import Lemmas
+from .modes import ModeLemmas
 from .no_faults import NoFaultLemmas
 from .stale import StaleLemmas
 
 
-class RayJobProof(RayJob, Lemmas):
-    """RayJob with the lemmas of lemmas.py (the proofs with faults)."""
+class RayJobProof(RayJob, Lemmas, ModeLemmas):
+    """RayJob with the lemmas of lemmas.py and modes.py (the proofs with faults)."""
 
 
 class RayJobNoFaultProof(RayJobProof, NoFaultLemmas):

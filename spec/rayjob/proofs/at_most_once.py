@@ -5,8 +5,8 @@ budget (models/rayjob/proofs/slow/at_most_once*.toml).
 They hold with an exact cache (`L == 0`) and one operator process (no failover), where no
 one deletes the RayCluster or the Job by hand: then a create follows a Get that saw the
 object absent, and once the attempt created it, the object stays while the attempt is
-Initializing or Running (only Suspending, Retrying, Complete and Failed delete it, and the
-first two end the attempt). A hand deletion refutes both claims (models/rayjob/hand_F1.toml,
+Initializing, Waiting (InteractiveMode) or Running (only Suspending, Retrying, Complete
+and Failed delete it, and the first two end the attempt). A hand deletion refutes both claims (models/rayjob/hand_F1.toml,
 hand_F2.toml). Elsewhere the lemmas are trivially true; every bounded model checks them.
 """
 from checker import GroupOn, invariant
@@ -14,7 +14,7 @@ from checker import GroupOn, invariant
 from ..state import RayJobState
 from ..types import Age, Pc, Phase
 
-IN_FLIGHT = (Phase.INITIALIZING, Phase.RUNNING)
+IN_FLIGHT = (Phase.INITIALIZING, Phase.WAITING, Phase.RUNNING)     # Waiting: InteractiveMode
 
 
 class AtMostOnceLemmas(RayJobState):

@@ -16,7 +16,7 @@ from checker import invariant
 
 from ..state import RayJobState
 from ..types import (EMPTY, NOT_RETRIED, Age, CacheSt, ClStat, ClusterId, CrView, JCond,
-                    JobView, Mode, Pc, Phase, PodSlot, Rank, Stray, Timer, key)
+                    JobId, JobView, Mode, Pc, Phase, PodSlot, Rank, Stray, Timer, key)
 
 NAMED_CALLS = (Pc.CREATE_CLUSTER, Pc.CREATE_JOB, Pc.CREATE_SVC, Pc.UPDATE_SVC,
                Pc.GET_JOB_INFO, Pc.SUBMIT_JOB)
@@ -48,13 +48,19 @@ WRITES_FROM = {Phase.NEW: (Phase.INITIALIZING,),
 def _named(h, b, waits_for_job_id: bool) -> bool:
     """initRayJobStatusIfNeed names the cluster and the job id together with Initializing,
     the Suspending / Retrying reset clears both with Suspended / New; dashboardURL is set
-    only for a named cluster. InteractiveMode names the job id later (Waiting), if ever."""
+    only for a named cluster. InteractiveMode names the job id later, spec.jobId, as
+    Waiting goes Running (C:237-248): none before, and Running has it."""
     if h is None:
         return True
     if h.phase is Phase.VALIDATION_FAILED:         # may be entered from any phase
         return not b.dash or b.cluster is not None
     unnamed = h.phase in (Phase.NEW, Phase.SUSPENDED)
-    job_id_ok = b.job_id is None if unnamed else (b.job_id is not None or waits_for_job_id)
+    if waits_for_job_id:
+        job_id_ok = (b.job_id is JobId.JS if h.phase is Phase.RUNNING
+                     else b.job_id is None or (b.job_id is JobId.JS and h.phase not in (
+                         Phase.NEW, Phase.SUSPENDED, Phase.INITIALIZING, Phase.WAITING)))
+    else:
+        job_id_ok = b.job_id is None if unnamed else b.job_id is not None
     return ((b.cluster is None) == unnamed and job_id_ok
             and (not b.dash or b.cluster is not None))
 
@@ -173,11 +179,11 @@ class Lemmas(RayJobState):
     @invariant
     def lemma_submitter_pods_belong_to_an_active_job(s):
         """The Job controller runs a pod only for an active Job, and fails the Job after
-        more than submitterConfig.backoffLimit failed pods; HTTPMode has no Job."""
+        more than submitterConfig.backoffLimit failed pods; only K8sJobMode has a Job."""
         job = s.job
         if s.pods[PodSlot.CUR] is not None and (job is None or job.cond is not JCond.NONE):
             return False
-        if job is not None and (s.mode is Mode.HTTP or not (
+        if job is not None and (s.mode is not Mode.K8S or not (
                 job.failures <= s.sub_backoff_limit
                 or (job.cond is JCond.FAILED and job.failures == s.sub_backoff_limit + 1))):
             return False

@@ -13,19 +13,21 @@ checks all of them. They were found by Houdini's counterexamples to induction
 from checker import invariant
 
 from ..state import RayJobState
-from ..types import (SUPERVISED_RECS, Age, ClusterId, Head, JCond, JStat, KvKey, Mode, Pc,
+from ..types import (SUBMITTER_MODES, SUPERVISED_RECS, Age, ClusterId, Exit, Head, JCond, JobId, JStat, KvKey, Mode, Pc,
                     Phase, PodSlot, Rank, Reason, Rec, Rules, SubPc, Timer)
 
 ENDED = (Rec.SUCCEEDED, Rec.FAILED)           # the terminal records a run without faults leaves
 SUBMITTED = tuple(r for r in Rec if r is not Rec.NONE)
 STARTED = tuple(r for r in SUBMITTED if r is not Rec.PENDING)   # its driver started
+IN_FLIGHT = (Phase.INITIALIZING, Phase.WAITING, Phase.RUNNING)   # Waiting: InteractiveMode's
+SERVED = (Phase.WAITING, Phase.RUNNING)       # phases entered once the cluster served
 
 
 
 def _calm_setting(s) -> bool:
     """The setting of the proof of claim 7 (see the module docstring)."""
     return (s.F == 0 and s.active_deadline is Rank.OFF and s.pre_running_deadline is Rank.OFF
-            and s.mode in (Mode.K8S, Mode.HTTP) and not s.gcs_ft
+            and not s.gcs_ft
             and not s.delete_rj_after_finish and s.deletion_rules is Rules.OFF and s.L == 0
             and not s.late_reconcile)
 
@@ -40,8 +42,14 @@ def _open(s) -> bool:
     return s.attempted and not s.att_failed[Age.CUR]
 
 
+def _att_job_id(s):
+    """The attempt's submission id: in InteractiveMode always spec.jobId, which the user
+    may submit with before Waiting copies it into the status."""
+    return JobId.JS if s.mode is Mode.INTERACTIVE else s.att_job
+
+
 def _is_att(s, k):
-    return k.c is s.att_cluster and k.j is s.att_job
+    return k.c is s.att_cluster and k.j is _att_job_id(s)
 
 
 def _att_head_gone(s) -> bool:
@@ -54,12 +62,36 @@ def _att_rec_in(s, recs) -> bool:
     return any(_is_att(s, k) and s.kv[k] in recs for k in s.kv)
 
 
+def _submitter_runs(s) -> bool:
+    """The attempt's submitter is still at work: its Job is active (K8sJobMode), its sidecar
+    container runs (SidecarMode); HTTPMode and InteractiveMode have none (the operator or
+    the user submits)."""
+    if s.mode is Mode.K8S:
+        return s.job is not None and s.job.cond is JCond.NONE
+    if s.mode is Mode.SIDECAR:
+        c = s.att_cluster
+        return c is not None and s.sidecar[c] is not None and s.sidecar[c].exit is Exit.RUNNING
+    return True
+
+
+def _submitter_finished(s) -> bool:
+    """The attempt's submitter has finished: its Job ended, or its sidecar container
+    exited (or went with its head)."""
+    if s.mode is Mode.K8S:
+        return s.job is not None and s.job.cond is not JCond.NONE
+    if s.mode is Mode.SIDECAR:
+        c = s.att_cluster
+        return c is not None and (s.sidecar[c] is None or s.sidecar[c].exit is not Exit.RUNNING)
+    return False
+
+
 def _in_flight(s):
-    return s.rj.phase in (Phase.INITIALIZING, Phase.RUNNING)
+    """The attempt is under way (Waiting: InteractiveMode's wait for the user's jobId)."""
+    return s.rj.phase in IN_FLIGHT
 
 
 def _dash_ready(s, h, b):
-    if h is None or h.phase not in (Phase.INITIALIZING, Phase.RUNNING) or not b.dash:
+    if h is None or h.phase not in IN_FLIGHT or not b.dash:
         return True
     return b.cluster is not None and s.cl_cr[b.cluster] and s.head[b.cluster] is Head.SERVING
 
@@ -103,7 +135,7 @@ class NoFaultLemmas(RayJobState):
     def lemma_in_flight_cluster(s):
         """Initializing and Running name a cluster that exists, or has not been created yet (then
         it has no head, Job or record)."""
-        if not _calm(s) or s.rj.phase not in (Phase.INITIALIZING, Phase.RUNNING):
+        if not _calm(s) or s.rj.phase not in IN_FLIGHT:
             return True
         c = s.att_cluster
         return c is not None and (s.cl_cr[c] or (s.head[c] is Head.NONE and s.job is None
@@ -111,8 +143,14 @@ class NoFaultLemmas(RayJobState):
 
     @invariant
     def lemma_calm_copy_fresh(s):
-        """No other writer: the copy a reconcile holds stays current, so its status write applies."""
-        return not _calm(s) or s.pc is Pc.IDLE or s.m_fresh
+        """No other writer: the copy a reconcile holds stays current, so its status write
+        applies; in InteractiveMode but for the user's edit setting spec.jobId, once."""
+        if not _calm(s) or s.m_h is None:
+            return True
+        if s.mode is Mode.INTERACTIVE and s.m_h.job_id_set and not s.rj.job_id_set:
+            return False                            # the edit is never undone
+        return (s.pc is Pc.IDLE or s.m_fresh
+                or (s.mode is Mode.INTERACTIVE and s.rj.job_id_set and not s.m_h.job_id_set))
 
     @invariant
     def lemma_pods_outside_flight_are_harmless(s):
@@ -208,13 +246,13 @@ class NoFaultLemmas(RayJobState):
 
     @invariant
     def lemma_live_records_in_open_attempt(s):
-        """A pending or running record is the current attempt's, which has not failed, and in
-        K8sJobMode its Job is still active (HTTPMode has no Job)."""
+        """A pending or running record is the current attempt's, which has not failed, and its
+        submitter still runs (K8sJobMode: the Job is active; SidecarMode: the container)."""
         if not _calm(s):
             return True
-        job_active = s.mode is Mode.HTTP or (s.job is not None and s.job.cond is JCond.NONE)
+        runs = _submitter_runs(s)
         return all(s.kv[k] not in SUPERVISED_RECS or (_is_att(s, k) and s.cl_attempt[k.c] is Age.CUR and _open(s)
-                                           and job_active)
+                                           and runs)
                    for k in s.kv)
 
     @invariant
@@ -239,7 +277,7 @@ class NoFaultLemmas(RayJobState):
         """The attempt's cluster holds only the attempt's submission id."""
         if not _calm(s):
             return True
-        return all(s.kv[k] is Rec.NONE or k.c is not s.att_cluster or k.j is s.att_job for k in s.kv)
+        return all(s.kv[k] is Rec.NONE or k.c is not s.att_cluster or k.j is _att_job_id(s) for k in s.kv)
 
     @invariant
     def lemma_success_only_current(s):
@@ -248,11 +286,11 @@ class NoFaultLemmas(RayJobState):
 
     @invariant
     def lemma_success_kept(s):
-        """A succeeded attempt stays in Initializing, Running or Complete, its record SUCCEEDED
-        until Complete deletes the cluster."""
+        """A succeeded attempt stays in flight or Complete, its record SUCCEEDED until
+        Complete deletes the cluster."""
         if not _calm(s) or not s.att_succ[Age.CUR]:
             return True
-        return ((_att_rec_in(s, (Rec.SUCCEEDED,)) and s.rj.phase in (Phase.INITIALIZING, Phase.RUNNING, Phase.COMPLETE))
+        return ((_att_rec_in(s, (Rec.SUCCEEDED,)) and (_in_flight(s) or s.rj.phase is Phase.COMPLETE))
                 or (s.rj.phase is Phase.COMPLETE and _att_head_gone(s)))
 
     @invariant
@@ -269,14 +307,14 @@ class NoFaultLemmas(RayJobState):
 
     @invariant
     def lemma_in_flight_attempt_not_failed(s):
-        """An attempt in Initializing or Running has not failed yet."""
-        return s.rj is None or s.rj.phase not in (Phase.INITIALIZING, Phase.RUNNING, Phase.SUSPENDING) or not s.att_failed[Age.CUR]
+        """An attempt in flight (or Suspending) has not failed yet."""
+        return s.rj is None or s.rj.phase not in (*IN_FLIGHT, Phase.SUSPENDING) or not s.att_failed[Age.CUR]
 
     @invariant
     def lemma_running_head_serves(s):
-        """Running implies the attempt's cluster exists and serves, with its dashboard URL
-        recorded."""
-        if not _calm(s) or s.rj.phase is not Phase.RUNNING:
+        """Running (and Waiting) implies the attempt's cluster exists and serves, with its
+        dashboard URL recorded."""
+        if not _calm(s) or s.rj.phase not in SERVED:
             return True
         c = s.rj_b.cluster
         return (c is not None and s.cl_cr[c] and s.head[c] is Head.SERVING and s.rj_b.dash
@@ -284,8 +322,9 @@ class NoFaultLemmas(RayJobState):
 
     @invariant
     def lemma_copy_head_serves(s):
-        """A reconcile of Running (or creating the Job) talks to an existing, serving cluster."""
-        if not _calm(s) or not s._reconciling() or not (s.pc is Pc.CREATE_JOB or s.m_h.phase is Phase.RUNNING):
+        """A reconcile of Running or Waiting (or creating the Job) talks to an existing,
+        serving cluster."""
+        if not _calm(s) or not s._reconciling() or not (s.pc is Pc.CREATE_JOB or s.m_h.phase in SERVED):
             return True
         c = s.m_b.cluster
         return c is not None and s.cl_cr[c] and s.head[c] is Head.SERVING and s.m_b.dash
@@ -298,8 +337,8 @@ class NoFaultLemmas(RayJobState):
 
     @invariant
     def lemma_running_has_dash(s):
-        """Running was entered with the dashboard URL set."""
-        return all(h is None or h.phase is not Phase.RUNNING or b.dash
+        """Running and Waiting were entered with the dashboard URL set."""
+        return all(h is None or h.phase not in SERVED or b.dash
                    for h, b in ((s.rj, s.rj_b), (s.m_h, s.m_b)))
 
     @invariant
@@ -352,21 +391,23 @@ class NoFaultLemmas(RayJobState):
 
     @invariant
     def lemma_sub_fin_read(s):
-        """A reconcile that saw the submitter finished is right: a finished Job stays finished."""
-        return not _calm(s) or not s.m_sub_fin or (s.job is not None and s.job.cond is not JCond.NONE)
+        """A reconcile that saw the submitter finished is right: a finished Job (or sidecar
+        container) stays finished."""
+        return not _calm(s) or not s.m_sub_fin or _submitter_finished(s)
 
     @invariant
     def lemma_failing_write_is_justified(s):
         """A reconcile of Initializing or Running turns the attempt Failed or Retrying only on a
-        FAILED record of it: in K8sJobMode after the Job finished or by the grace period, in
-        HTTPMode as soon as GetJobInfo reads it (C:334-349)."""
+        FAILED record of it: in K8sJobMode and SidecarMode after the submitter finished or by
+        the grace period, in HTTPMode and InteractiveMode as soon as GetJobInfo reads it
+        (C:334-349)."""
         if not _calm(s) or not s._reconciling(Pc.STATUS_WRITE) or s.m_h.phase not in (Phase.FAILED, Phase.RETRYING):
             return True
         if s.m_orig.phase in (Phase.FAILED, Phase.RETRYING):
             return True
         return (_att_rec_in(s, (Rec.FAILED,)) and not s.att_succ[Age.CUR]
-                and (s.mode is Mode.HTTP or s.m_h.reason is Reason.GRACE
-                     or (s.job is not None and s.job.cond is not JCond.NONE)))
+                and (s.mode not in SUBMITTER_MODES or s.m_h.reason is Reason.GRACE
+                     or _submitter_finished(s)))
 
     @invariant
     def lemma_att_cluster_fresh_or_current(s):
@@ -425,10 +466,11 @@ class NoFaultLemmas(RayJobState):
 
     @invariant
     def lemma_initializing_never_fails(s):
-        """Without a deadline Initializing only waits, creates and moves to Running."""
+        """Without a deadline Initializing only waits, creates and moves to Running (or, in
+        InteractiveMode, to Waiting)."""
         if not _calm(s) or not s._reconciling(Pc.STATUS_WRITE) or s.m_orig.phase is not Phase.INITIALIZING:
             return True
-        return s.m_h.phase in (Phase.INITIALIZING, Phase.RUNNING)
+        return s.m_h.phase in (Phase.INITIALIZING, Phase.WAITING, Phase.RUNNING)
 
     @invariant
     def lemma_completing_write_is_justified(s):
@@ -552,3 +594,25 @@ class NoFaultLemmas(RayJobState):
         return (c is not None and s.m_b.cluster is c and s.m_b.job_id is s.att_job and s.m_b.dash
                 and s.cl_cr[c] and s.head[c] is Head.SERVING and s.cl_attempt[c] is Age.CUR
                 and not _att_rec_in(s, SUBMITTED) and s.submit_calls[Age.CUR] == 0)
+
+    # ------------------------------------------------ SidecarMode's submitter (p3, p12)
+
+    @invariant
+    def lemma_sidecar_runs_for_the_open_attempt(s):
+        """A sidecar container submits exactly while no record of its id exists, and
+        follows once one does (like a submitter pod). One still running is the open
+        attempt's, in flight, with its submission id, or follows a job that ended: without
+        faults only the grace period (C:1366-1394) ends an attempt before its container
+        exits."""
+        if not _calm(s) or s.mode is not Mode.SIDECAR:
+            return True
+        def ok(c):
+            sc = s.sidecar[c]
+            if sc is None or sc.exit is not Exit.RUNNING:
+                return True
+            rec = s.kv[KvKey(c, sc.job_id)]
+            current = (c is s.att_cluster and sc.job_id is s.att_job and s.cl_attempt[c] is Age.CUR
+                       and _in_flight(s) and _open(s))
+            return (((sc.pc in (SubPc.STATUS, SubPc.SUBMIT)) == (rec is Rec.NONE))
+                    and (current or (sc.pc is SubPc.FOLLOW and rec in ENDED)))
+        return all(ok(c) for c in ClusterId)
