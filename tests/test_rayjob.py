@@ -452,9 +452,9 @@ def test_a_mutant_reaching_a_state_the_lemmas_exclude_violates_them():
 # so not listed: 2a and 2b (no submitter Job), and in InteractiveMode 8 (no retry).
 SIDECAR = {"mode": "SIDECAR", "sub_backoff_limit": 2}
 MODE_KILLS = [
-    (mutants.ClusterNameInInitializing, "sidecar_F0", {},
+    (mutants.ClusterNameInInitializing, "sidecar_F0", {},     # its two names per attempt:
      {"p1a_one_cluster_name_per_attempt": 7, "p1b_cluster_created_once_per_attempt": 7,
-      "p3_driver_once_per_attempt": 13, "p5a_no_cr_overlap": 7, "p12_single_submit_call": 11,
+      "p5a_no_cr_overlap": 7, "p12_single_submit_call": 11,  # p3 counts per name (1a's)
       "s_model_bounds": 12}),
     (mutants.StatusUpdateNoVersion, "rayjob", SIDECAR, {"p4_identity_stable": 6}),
     (mutants.BackoffOffByOne, "sidecar_F0", {}, {"p6_retries_bounded": 39}),
