@@ -28,7 +28,7 @@ from ..lang.bound import MISSING
 from .containers import SMap, SSet
 from .sequences import SSeq
 from .paths import Explorer, SymbolicError, active_explorer, undecided
-from .terms import Sym, Unmergeable, identical, ite, record_fields, same
+from .terms import Sym, Unmergeable, first_of, identical, record_fields, same
 
 
 def merging(fn):
@@ -226,9 +226,7 @@ def _summarize(ex: Explorer, fn, args, kw, before, alive) -> _Summary | None:
         return _Summary(None, None, z3.BoolVal(False), failures, alive)
     try:
         with undecided(Unmergeable):
-            result = live[-1][1][0]
-            for cond, (value, _) in reversed(live[:-1]):
-                result = ite(cond, value, result)
+            result = first_of([(cond, value) for cond, (value, _) in live])
             after = scratch.merged([(cond, saved) for cond, (_, saved) in live])
     except Unmergeable:
         return None

@@ -170,7 +170,7 @@ class PDR(SymbolicEngine):
         return chain
 
     def _result(self, rel, goal, own: list[_Part], failures: list[_Part],
-                whole: SharedInvariant, leaves: int, proofs: int):
+                whole: SharedInvariant, used: int, proofs: int):
         if any(p.state == "reachable" for p in own):
             for _, finding in search(rel, [goal], self.depth_bound, self):
                 return goal.found(finding, "shortest")
@@ -183,7 +183,7 @@ class PDR(SymbolicEngine):
         cert = Certificate.of(rel.machine, goal, whole)
         joined = f", in a chain of {proofs} proofs" if proofs > 1 else ""
         return goal.excluded(f"inductive invariant of {cert.size} clauses, over "
-                             f"{leaves} of {len(rel.flat)} leaves{joined}",
+                             f"{used} of {len(rel.flat)} leaves{joined}",
                              certificate=cert)
 
     def _unproved(self, parts: list[_Part], what: str) -> str:

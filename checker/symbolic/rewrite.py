@@ -33,7 +33,8 @@ from ..lang.recompile import recompile, source_def
 from .containers import SSet
 from .paths import DEAD, SymbolicError, explorer
 from .sequences import SSeq
-from .terms import SBool, SEnum, SInt, SOption, Sym, Unmergeable, bool_term, eq, int_term, is_symbolic, ite
+from .terms import (SBool, SEnum, SInt, SOption, Sym, Unmergeable, bool_term, eq, first_of,
+                    int_term, is_symbolic)
 
 _SKIP = (Path(__file__).resolve().parent.parent, Path(sysconfig.get_paths()["purelib"]).resolve(),
          Path(sysconfig.get_paths()["stdlib"]).resolve())
@@ -97,17 +98,13 @@ def _sym_getitem(container, key):
     if type(container) is not dict or not isinstance(key, Sym) or not container or \
             not all(isinstance(v, _SCALARS) for v in container.values()):
         return container[key]
-    items = list(container.items())
-    matches = [eq(key, k) for k, _ in items]
-    if explorer().feasible(z3.Not(z3.Or(matches))):
+    options = [(eq(key, k), v) for k, v in container.items()]
+    if explorer().feasible(z3.Not(z3.Or([match for match, _ in options]))):
         return container[key]
-    value = items[-1][1]
     try:
-        for match, (_, v) in zip(reversed(matches[:-1]), reversed(items[:-1])):
-            value = ite(match, v, value)
+        return first_of(options)
     except Unmergeable:                 # values of kinds no term holds together
         return container[key]
-    return value
 
 
 _SCALARS = (type(None), bool, int, enum.Enum)     # strings: no term (a method's name)

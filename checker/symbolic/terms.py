@@ -333,6 +333,15 @@ def same(a, b) -> bool:
     return False
 
 
+def first_of(options: list):
+    """The value of the first (condition, value) whose condition holds, the last value
+    where none does: one term, as Python's if/elif chain would pick it."""
+    value = options[-1][1]
+    for cond, v in reversed(options[:-1]):
+        value = ite(cond, v, value)
+    return value
+
+
 def ite(cond: z3.BoolRef, a, b):
     """The value that is `a` where `cond` holds and `b` elsewhere."""
     if same(a, b):

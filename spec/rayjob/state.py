@@ -364,9 +364,11 @@ class RayJobState(Spec):
 
     # ------------------------------------------------------------ ghost helpers
     @staticmethod
-    def _bump(counter, a: Age | None):
-        if a is not None:
-            counter[a] = min(counter[a] + 1, 2)
+    def _bump(counter, key):
+        """One more at `key` (an Age or a cluster name; None: no attempt, nothing to
+        count), saturating at 2: the claims only tell once from more than once."""
+        if key is not None:
+            counter[key] = min(counter[key] + 1, 2)
 
     def _current(s) -> Age | None:
         return Age.CUR if s.attempted else None
