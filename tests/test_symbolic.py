@@ -33,6 +33,7 @@ from checker.symbolic.cone import Cones
 from checker.symbolic.engine import goals
 from checker.symbolic.kind import KInduction
 from checker.symbolic.paths import PathSolver
+from checker.symbolic import pdr
 from checker.symbolic.pdr import PDR, _step_out
 from checker.symbolic.relation import Relation
 from checker.explicit.trace import replay
@@ -1262,3 +1263,55 @@ def test_a_constant_table_at_a_symbolic_key_is_one_term_and_agrees_with_explicit
     assert len(_paths_of(Relation(gap), "rank_it")) == 2    # CUR, PREV; OLD raises
     with pytest.raises(SpecError, match=r"rank_it raised KeyError.*reachable in 3 steps"):
         check(BMC, gap, max_depth=5, deadlock=True)
+
+
+class Dials(Spec):
+    """Two dials: `a` and `b` turn together, `c` alone. Of the lemmas, `same` is
+    inductive and carries `b_bounded`; each `c_below_*` falls at its own value of `c`, so
+    Houdini needs a round for each."""
+    a: Int[0, 9] = 0
+    b: Int[0, 9] = 0
+    c: Int[0, 9] = 0
+
+    @action
+    def turn(s):
+        require(s.a < 5)
+        s.a, s.b = s.a + 1, s.b + 1
+
+    @action
+    def spin(s):
+        require(s.c < 9)
+        s.c += 1
+
+    @invariant
+    def b_bounded(s):
+        return s.b <= 5
+
+    @invariant
+    def same(s):
+        return s.a == s.b
+
+    @invariant
+    def c_below_3(s):
+        return s.c < 3
+
+    @invariant
+    def c_below_6(s):
+        return s.c < 6
+
+
+def test_houdini_finds_the_same_invariant_on_its_kept_solver_and_on_fresh_ones(monkeypatch):
+    """Houdini's rounds first ask one solver kept across rounds (`QUICK` seconds), then a
+    fresh one: with the kept one or without, the same lemmas fall and the same proof."""
+    said = {}
+    for quick in (pdr.QUICK, 0):
+        monkeypatch.setattr(pdr, "QUICK", quick)
+        said[quick] = []
+        result = PDR(Machine(Dials), CheckOptions(["b_bounded"]),
+                     progress=said[quick].append).check()
+        assert result.properties[0].verdict.value == "holds"
+        assert certify(result.properties[0].certificate, Machine(Dials)) == []
+    assert said[pdr.QUICK][-2:] == said[0][-2:] == [
+        "pdr: 2 of 2 parts inductive together with 1 of 3 parts of 3 lemmas (Houdini)",
+        "pdr: lemmas not inductive here, each with a step that broke it: c_below_3 (spin), "
+        "c_below_6 (spin)"]
