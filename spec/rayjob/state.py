@@ -1,7 +1,9 @@
 """Every variable of the RayJob spec, its constants, and the helpers all actors share.
 
 The informer cache is represented by lag, not by resourceVersions: per object a state
-SYNC / FRESH / BEHIND, a lag count and the L views before the current one. A write moves
+SYNC / FRESH / BEHIND, a lag count and the L views before the current one. Its moves are
+the library's (spec/kubernetes/cache.py), on these variables through the hooks of "where
+the caches live" below. A write moves
 the object's cache to FRESH (current, but not yet observed: a `stale` fault may still
 withhold it), keeping the view it replaced as the previous one and counting one more
 earlier view the cache may still return, up to L. A `stale` fault makes the cache stand
