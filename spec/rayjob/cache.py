@@ -19,7 +19,7 @@ from spec import kubernetes
 from spec.kubernetes.cache import Behind, Nearer
 
 from .state import RayJobState
-from .types import CacheSt, Cached, ClusterId   # CacheSt: the library's guards, read here
+from .types import Cached, ClusterId
 
 
 class InformerCache(RayJobState, kubernetes.InformerCache):
