@@ -17,6 +17,11 @@ it): a write that changes the object but not the view is no new version for the 
 since the controller could not tell the two apart. The older versions are kept as
 views: a stale read returns only the view (a read of the current version is whole, so
 an update made from it keeps the other fields; one made from a stale read is a 409).
+
+Where an object's cache lives is four narrow hooks (`_cache_st`, `_cache_lag`,
+`_cache_view`, `_set_cache`: by default `cache_st[r]` and its siblings), and an event
+is `_event()`, so a spec with variables of its own (the RayJob spec, one cache per kind
+of object) takes these actions and helpers as they are.
 """
 from checker import Int, Spec, action, fault, require
 
