@@ -13,12 +13,12 @@ import shlex
 import pytest
 from click.testing import CliRunner
 
-from checker import Ghost, Int, action, fault, invariant, reachable, require
+from checker import Ghost, Int, Map, Option, action, fault, invariant, reachable, require
 from checker.cli import main
 from checker.model import load_model
 from checker.explicit.explorer import ExplicitEngine
 from conftest import ROOT, explore, verdicts
-from examples.childcontroller import ChildController, Pc, Ref
+from examples.childcontroller import ChildController, Obj, Pc, Ref
 from examples.childcontroller_bugs import CreateBeforeSave
 from spec.kubernetes import CacheSt
 
@@ -179,6 +179,45 @@ def test_with_L_0_every_read_is_current():
 def test_a_cache_going_back_past_an_observed_version_is_refuted():
     result = run(ReadLeavesOldVersions, L=1)
     assert verdicts(result)["never_older_than_observed"] == "violated"
+
+
+class DefaultCacheWatched(ChildController):
+    @invariant
+    def default_cache_unmoved(s):
+        """The library's own cache variables stay as they start."""
+        return (all(st is CacheSt.SYNC for st in s.cache_st.values())
+                and all(v is None for v in (*s.cache_prev.values(), *s.cache_older.values())))
+
+
+class CacheElsewhere(DefaultCacheWatched):
+    """The cache kept in variables of the controller's own, as the RayJob spec keeps its
+    per kind, through the four hooks."""
+    own_st: Map[Ref, CacheSt] = Map.fill(CacheSt.SYNC)
+    own_lag: Map[Ref, Int[0, 2]] = Map.fill(0)
+    own_prev: Map[Ref, Option[Obj]] = Map.fill(None)
+    own_older: Map[Ref, Option[Obj]] = Map.fill(None)
+
+    def _cache_st(s, r):
+        return s.own_st[r]
+
+    def _cache_lag(s, r):
+        return s.own_lag[r]
+
+    def _cache_view(s, r, back):
+        return s.own_older[r] if back == 2 else s.own_prev[r]
+
+    def _set_cache(s, r, st, lag, prev=None, older=None):
+        s.own_st[r], s.own_lag[r], s.own_prev[r], s.own_older[r] = st, lag, prev, older
+
+
+@pytest.mark.parametrize("L", [1, 2])
+def test_the_library_keeps_the_cache_only_where_its_hooks_say(L):
+    """Kept elsewhere, the cache moves as before: the same states and verdicts, and the
+    library's own variables, which it moves by default, are never touched."""
+    default, elsewhere = run(DefaultCacheWatched, L=L), run(CacheElsewhere, L=L)
+    assert verdicts(default)["default_cache_unmoved"] == "violated"
+    assert verdicts(elsewhere) == {**verdicts(default), "default_cache_unmoved": "holds"}
+    assert elsewhere.stats.distinct_states == default.stats.distinct_states
 
 
 # ------------------------------------------------------------ the operator process

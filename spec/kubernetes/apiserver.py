@@ -42,7 +42,7 @@ class ApiServer(InformerCache):
         s.objects[r] = obj
         s.fresh[r] = own
         s.ex_fresh[r] = False
-        s.queued = True
+        s._event()
 
     def _create(s, r, obj) -> bool:
         """POST: False is AlreadyExists."""

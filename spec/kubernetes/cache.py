@@ -17,6 +17,11 @@ it): a write that changes the object but not the view is no new version for the 
 since the controller could not tell the two apart. The older versions are kept as
 views: a stale read returns only the view (a read of the current version is whole, so
 an update made from it keeps the other fields; one made from a stale read is a 409).
+
+Where an object's cache lives is four narrow hooks (`_cache_st`, `_cache_lag`,
+`_cache_view`, `_set_cache`: by default `cache_st[r]` and its siblings), and an event
+is `_event()`, so a spec with variables of its own (the RayJob spec, one cache per kind
+of object) takes these actions and helpers as they are.
 """
 from checker import Int, Spec, action, fault, require
 
@@ -27,39 +32,65 @@ Nearer = Int[0, 1]            # where a catch-up leaves it (0: current)
 
 
 class InformerCache(Spec):
+    # Where the cache of `r` lives: `cache_st[r]`, `cache_lag[r]`, `cache_prev[r]` and
+    # `cache_older[r]` (state.py). A controller that keeps it elsewhere overrides these
+    # four hooks; the actions and helpers below read and write it only through them.
+    def _cache_st(s, r) -> CacheSt:
+        return s.cache_st[r]
+
+    def _cache_lag(s, r) -> int:
+        return s.cache_lag[r]
+
+    def _cache_view(s, r, back: int):
+        """The view of `r` kept from `back` changes back (1 or 2)."""
+        return s.cache_older[r] if back == 2 else s.cache_prev[r]
+
+    def _set_cache(s, r, st: CacheSt, lag: int, prev=None, older=None):
+        """The cache of `r` becomes `st`, `lag`, keeping the views one and two changes
+        back (None: forgotten)."""
+        s.cache_st[r], s.cache_lag[r], s.cache_prev[r], s.cache_older[r] = st, lag, prev, older
+
     def _view(s, r, obj):
         """What the controller reads of `obj`, the object `r` or None (default: all of it)."""
         return obj
+
+    def _event(s):
+        """A watch event: the informer's event handler queues the controller's key."""
+        s.queued = True
 
     def _cache_keeps(s, r, obj):
         """`r` is about to become `obj`: the version it replaces may still be read, unless
         only fields outside the view change."""
         old = s.objects[r]
-        if s.L == 0 or (obj != old and s._view(r, obj) == s._view(r, old)):
+        if obj == old or s._view(r, obj) != s._view(r, old):
+            s._cache_replaced(r, s._view(r, old))
+
+    def _cache_replaced(s, r, view):
+        """A write replaced the version of `r` whose view is `view`: with L > 0 the cache
+        may still return it (one more version back, up to L), and the new version is not
+        yet observed (FRESH), unless the cache stands behind anyway."""
+        if s.L == 0:
             return
-        if s.L == 2:
-            s.cache_older[r] = s.cache_prev[r]
-        s.cache_prev[r] = s._view(r, old)
-        if s.cache_st[r] is not CacheSt.BEHIND:
-            s.cache_st[r] = CacheSt.FRESH
-        s.cache_lag[r] = min(s.cache_lag[r] + 1, s.L)
+        st = s._cache_st(r)
+        s._set_cache(r, st if st is CacheSt.BEHIND else CacheSt.FRESH, min(s._cache_lag(r) + 1, s.L),
+                     view, s._cache_view(r, 1) if s.L == 2 else None)
 
     def _cache_at(s, r, lag: int):
         """The cache of `r` stands `lag` versions back (0: current and observed); the
         versions older than that are forgotten: it never returns them again."""
-        s.cache_st[r] = CacheSt.BEHIND if lag else CacheSt.SYNC
-        s.cache_lag[r] = lag
-        if lag == 0:
-            s.cache_prev[r] = None
-        if lag < 2:
-            s.cache_older[r] = None
+        kept = [s._cache_view(r, back) for back in range(1, lag + 1)]
+        s._set_cache(r, CacheSt.BEHIND if lag else CacheSt.SYNC, lag, *kept)
+
+    def _stale_view(s, r):
+        """What a Get returns from a cache standing behind: the view `lag` changes back."""
+        return s._cache_view(r, s._cache_lag(r))
 
     def _read(s, r):
         """A Get from the cache: the object's version there (None: NotFound). The
         operator's copy is fresh when it is the API server's current version."""
-        if s.cache_st[r] is CacheSt.BEHIND:
+        if s._cache_st(r) is CacheSt.BEHIND:
             s.fresh[r] = False
-            return s.cache_older[r] if s.cache_lag[r] == 2 else s.cache_prev[r]
+            return s._stale_view(r)
         s._cache_at(r, 0)
         s.fresh[r] = True
         return s.objects[r]
@@ -73,15 +104,15 @@ class InformerCache(Spec):
     def cache_catch_up(s, r: "Ref", lag: Nearer):
         """The informer delivers withheld versions of `r`: all of them, or (L = 2) the
         next one; its event handler queues the controller's key."""
-        require(lag < s.L and s.cache_st[r] is CacheSt.BEHIND and lag < s.cache_lag[r])
+        require(lag < s.L and s._cache_st(r) is CacheSt.BEHIND and lag < s._cache_lag(r))
         s._cache_at(r, lag)
-        s.queued = True
+        s._event()
 
     @fault(group="stale")
     def stale(s, r: "Ref", lag: Behind):
         """Stale informer cache: the newest versions of `r`, not yet observed, are withheld
         for now; a Get returns the one `lag` changes back."""
-        require(lag <= s.L and s.budget > 0 and s.cache_st[r] is CacheSt.FRESH
-                and lag <= s.cache_lag[r])
+        require(lag <= s.L and s.budget > 0 and s._cache_st(r) is CacheSt.FRESH
+                and lag <= s._cache_lag(r))
         s._fault()
         s._cache_at(r, lag)

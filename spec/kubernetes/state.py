@@ -24,13 +24,13 @@ controller's class is made, so that a controller only lists the names.
 import enum
 import inspect
 
-from checker import Const, Ghost, Int, Map, Option, Spec, SpecError
+from checker import Const, Enum, Ghost, Int, Map, Option, Spec, SpecError
 from checker.errors import where_defined
 
 Count = Int[0, 2]                  # saturating: 2 means "more than once"
 
 
-class CacheSt(enum.Enum):
+class CacheSt(Enum):
     """What the informer cache holds of one object (cache.py)."""
     SYNC = "sync"                  # the current version, observed by the operator
     FRESH = "fresh"                # the current version, not yet observed: may be withheld

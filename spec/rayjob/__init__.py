@@ -10,7 +10,7 @@ actor:
     state.py        every variable, the constants, the informer cache and shared helpers
     operator.py     RayJobReconciler.Reconcile, one action per API-server or dashboard call
     apiserver.py    what an applied write does; garbage collection; the history ghosts
-    cache.py        the informer cache catching up, and the `stale` fault
+    cache.py        the informer cache catching up, and the `stale` fault (spec/kubernetes's)
     submitter.py    the K8s Job controller and the submitter pod's shell script
     sidecar.py      SidecarMode: the submitter container of the head pod
     deletion.py     deletionStrategy.deletionRules: DeleteWorkers / DeleteCluster / DeleteSelf

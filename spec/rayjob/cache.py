@@ -4,66 +4,58 @@ A cache may stand a few versions back (at most L, never before the last one the 
 observed, state.py) and catches up to any later version, one watch event or several at
 a time.
 
-Each action first checks `lag` against the constant L, so that the symbolic engines leave
-out what a lag bound rules out. Fairness: the catch-up is weakly fair (client-go's reflector delivers every watch event
+The actions are the library's `cache_catch_up(r, lag)` and `stale(r, lag)`
+(spec/kubernetes/cache.py), one action per kind of object as before, so that traces and
+the gate's "actions that fired" still say which cache moved: each calls the library's
+with its kind's cache (`Cached.RAYJOB`, a RayCluster's name, `Cached.JOB`), which the
+library reads and writes through the hooks of state.py. Each first checks `lag` against
+the constant L, so that the symbolic engines leave out what a lag bound rules out.
+Fairness: the catch-up is weakly fair (client-go's reflector delivers every watch event
 eventually); a `stale` fault only delays it.
 """
-from checker import Int, action, fault, require
+from checker import action, fault
+
+from spec import kubernetes
+from spec.kubernetes.cache import Behind, Nearer
 
 from .state import RayJobState
-from .types import CacheSt, ClusterId
-
-Behind = Int[1, 2]            # how many versions back a stale cache stands
-Nearer = Int[0, 1]            # where a catch-up leaves it (0: current)
+from .types import Cached, ClusterId
 
 
-class InformerCache(RayJobState):
+class InformerCache(RayJobState, kubernetes.InformerCache):
+    cache_catch_up = stale = None   # over the controller's Ref: taken per kind below instead
+
     @action(group="cache", fair="weak")
     def cache_catch_up_rj(s, lag: Nearer):
         """The informer (§2.1: reads use the cached client) delivers withheld RayJob
         versions: all of them, or (L = 2) the next one."""
-        require(lag < s.L and s.rj_cache is CacheSt.BEHIND and lag < s.rj_lag)
-        s._event()
-        s._rj_at(lag)
+        super().cache_catch_up(Cached.RAYJOB, lag)
 
     @action(group="cache", fair="weak")
     def cache_catch_up_cluster(s, c: ClusterId, lag: Nearer):
         """The informer delivers withheld RayCluster versions (§2.1)."""
-        require(lag < s.L and s.cl_cache[c] is CacheSt.BEHIND and lag < s.cl_lag[c])
-        s._event()
-        s._cl_at(c, lag)
+        super().cache_catch_up(c, lag)
 
     @action(group="cache", fair="weak")
     def cache_catch_up_job(s, lag: Nearer):
         """The informer delivers withheld Job versions (§2.1, created-by label)."""
-        require(lag < s.L and s.job_cache is CacheSt.BEHIND and lag < s.job_lag)
-        s._event()
-        s._job_at(lag)
+        super().cache_catch_up(Cached.JOB, lag)
 
     @fault(group="stale")
     def stale_rj(s, lag: Behind):
         """Stale informer cache (§13.4): the RayJob's newest version, not yet observed, is
         withheld for now: a Get returns one `lag` versions back (the status write then
         409s)."""
-        require(lag <= s.L and s.budget > 0 and s.rj_cache is CacheSt.FRESH
-                and lag <= s.rj_lag)
-        s._fault()
-        s._rj_at(lag)
+        super().stale(Cached.RAYJOB, lag)
 
     @fault(group="stale")
     def stale_cluster(s, c: ClusterId, lag: Behind):
         """Stale informer cache (§13.4): a RayCluster's newest versions are withheld for now
         (a Get may miss a cluster the operator just created)."""
-        require(lag <= s.L and s.budget > 0 and s.cl_cache[c] is CacheSt.FRESH
-                and lag <= s.cl_lag[c])
-        s._fault()
-        s._cl_at(c, lag)
+        super().stale(c, lag)
 
     @fault(group="stale")
     def stale_job(s, lag: Behind):
         """Stale informer cache (§13.4): the submitter Job's newest versions are withheld
         (with L = 2 a Job created and completed since the last read may read NotFound)."""
-        require(lag <= s.L and s.budget > 0 and s.job_cache is CacheSt.FRESH
-                and lag <= s.job_lag)
-        s._fault()
-        s._job_at(lag)
+        super().stale(Cached.JOB, lag)

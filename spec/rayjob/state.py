@@ -1,7 +1,9 @@
 """Every variable of the RayJob spec, its constants, and the helpers all actors share.
 
 The informer cache is represented by lag, not by resourceVersions: per object a state
-SYNC / FRESH / BEHIND, a lag count and the L views before the current one. A write moves
+SYNC / FRESH / BEHIND, a lag count and the L views before the current one. Its moves are
+the library's (spec/kubernetes/cache.py), on these variables through the hooks of "where
+the caches live" below. A write moves
 the object's cache to FRESH (current, but not yet observed: a `stale` fault may still
 withhold it), keeping the view it replaced as the previous one and counting one more
 earlier view the cache may still return, up to L. A `stale` fault makes the cache stand
@@ -13,7 +15,7 @@ always current.
 """
 from checker import Const, Ghost, Int, Map, Option, Spec, SpecError, initial
 
-from .types import (BACKOFF_LIMIT, EMPTY, NEW_RJ, OLDER, Age, CacheSt, ClStat, ClusterId, CrView,
+from .types import (BACKOFF_LIMIT, EMPTY, NEW_RJ, OLDER, Age, CacheSt, Cached, ClStat, ClusterId, CrView,
                     ExitMode, Head, JobId, JobObj, JobView, JCond, Key, KvKey, Mode, Outcome, Pc,
                     Phase, PodSlot, Rank, Rec, Result, RJBody, RJHead, Rules, Sidecar, Sink, Stray,
                     SubPod, Timer, SIDECAR_RESTART_LIMIT, WRITES)
@@ -193,106 +195,89 @@ class RayJobState(Spec):
                 JCond.FAILED: JobView.FAILED}[s.job.cond]
 
     # ------------------------------------------------------------ writes (API server side)
-    def _lagged(s, st: CacheSt, lag: int) -> tuple[CacheSt, int]:
-        """Cache state and lag of an object just written: the new version may still be
-        withheld, and the cache may return one more earlier version, up to L (a cache
-        standing behind keeps its version unless that is now more than L changes old)."""
-        if s.L == 0:
-            return CacheSt.SYNC, 0
-        return (CacheSt.BEHIND if st is CacheSt.BEHIND else CacheSt.FRESH), min(lag + 1, s.L)
-
     def _write_rj(s, h, b, own: bool = False):
         """Apply a RayJob write; any write but the operator's own moves the resourceVersion
         past the operator's in-memory copy (its next write gets 409)."""
         s.m_clean = False
-        if s.L == 2:
-            s.rj_older, s.rj_older_b = s.rj_prev, s.rj_prev_b
-        if s.L:
-            s.rj_prev, s.rj_prev_b = s.rj, s.rj_b
-        s.rj_cache, s.rj_lag = s._lagged(s.rj_cache, s.rj_lag)
+        s._cache_replaced(Cached.RAYJOB, (s.rj, s.rj_b))
         s.rj, s.rj_b = h, b
         if not own:
             s.m_fresh = False
         s.ex_fresh = False                        # a paused ex-leader's copy (failover.py)
 
     def _set_cluster(s, c, cr: bool, head: Head):
+        """A write of the RayCluster `c` or its head pod: a new cache version only where
+        the operator's view of it changes."""
         s.m_clean = False
         old = s._cl_view(c)
         s.cl_cr[c], s.head[c] = cr, head
         if s._cl_view(c) is not old:
-            if s.L == 2:
-                s.cl_older[c] = s.cl_prev[c]
-            if s.L:
-                s.cl_prev[c] = old
-            s.cl_cache[c], s.cl_lag[c] = s._lagged(s.cl_cache[c], s.cl_lag[c])
+            s._cache_replaced(c, old)
 
     def _set_job(s, job):
         s.m_clean = False
         old = s._job_view()
         s.job = job
         if s._job_view() is not old:
-            if s.L == 2:
-                s.job_older = s.job_prev
-            if s.L:
-                s.job_prev = old
-            s.job_cache, s.job_lag = s._lagged(s.job_cache, s.job_lag)
+            s._cache_replaced(Cached.JOB, old)
 
-    # ------------------------------------------------------------ the cache moving
-    # `_x_at(lag)`: the cache of x stands `lag` versions back (0: current, and observed);
-    # the views older than the one it holds are forgotten: it never returns them again.
-    def _rj_at(s, lag: int):
-        s.rj_cache = CacheSt.BEHIND if lag else CacheSt.SYNC
-        s.rj_lag = lag
-        if lag == 0:
-            s.rj_prev, s.rj_prev_b = None, EMPTY
-        if lag < 2:
-            s.rj_older, s.rj_older_b = None, EMPTY
+    # ------------------------------------------------------------ where the caches live
+    # The library's informer cache (spec/kubernetes/cache.py: `_cache_at`, `_cache_replaced`,
+    # the actions of cache.py) reads and writes the cache of the RayJob (`Cached.RAYJOB`),
+    # of a RayCluster (its `ClusterId`) and of the Job (`Cached.JOB`) through these hooks.
+    # A forgotten view (None) is kept as the view of no object: (None, EMPTY), ABSENT.
+    def _cache_st(s, k) -> CacheSt:
+        return s.rj_cache if k is Cached.RAYJOB else s.job_cache if k is Cached.JOB else s.cl_cache[k]
 
-    def _cl_at(s, c, lag: int):
-        s.cl_cache[c] = CacheSt.BEHIND if lag else CacheSt.SYNC
-        s.cl_lag[c] = lag
-        if lag == 0:
-            s.cl_prev[c] = CrView.ABSENT
-        if lag < 2:
-            s.cl_older[c] = CrView.ABSENT
+    def _cache_lag(s, k) -> int:
+        return s.rj_lag if k is Cached.RAYJOB else s.job_lag if k is Cached.JOB else s.cl_lag[k]
 
-    def _job_at(s, lag: int):
-        s.job_cache = CacheSt.BEHIND if lag else CacheSt.SYNC
-        s.job_lag = lag
-        if lag == 0:
-            s.job_prev = JobView.ABSENT
-        if lag < 2:
-            s.job_older = JobView.ABSENT
+    def _cache_view(s, k, back: int):
+        if k is Cached.RAYJOB:
+            return (s.rj_older, s.rj_older_b) if back == 2 else (s.rj_prev, s.rj_prev_b)
+        if k is Cached.JOB:
+            return s.job_older if back == 2 else s.job_prev
+        return s.cl_older[k] if back == 2 else s.cl_prev[k]
+
+    def _set_cache(s, k, st: CacheSt, lag: int, prev=None, older=None):
+        if k is Cached.RAYJOB:
+            s.rj_cache, s.rj_lag = st, lag
+            s.rj_prev, s.rj_prev_b = (None, EMPTY) if prev is None else prev
+            s.rj_older, s.rj_older_b = (None, EMPTY) if older is None else older
+        elif k is Cached.JOB:
+            s.job_cache, s.job_lag = st, lag
+            s.job_prev = JobView.ABSENT if prev is None else prev
+            s.job_older = JobView.ABSENT if older is None else older
+        else:
+            s.cl_cache[k], s.cl_lag[k] = st, lag
+            s.cl_prev[k] = CrView.ABSENT if prev is None else prev
+            s.cl_older[k] = CrView.ABSENT if older is None else older
 
     # ------------------------------------------------------------ reads (operator side)
     def _read_rj(s):
         if s.rj_cache is CacheSt.BEHIND:
-            if s.rj_lag == 2:
-                return s.rj_older, s.rj_older_b
-            return s.rj_prev, s.rj_prev_b
-        s._rj_at(0)
+            return s._stale_view(Cached.RAYJOB)
+        s._cache_at(Cached.RAYJOB, 0)
         return s.rj, s.rj_b
 
     def _read_cluster(s, c) -> CrView:
         if c is None:
             return CrView.ABSENT
         if s.cl_cache[c] is CacheSt.BEHIND:
-            return s.cl_older[c] if s.cl_lag[c] == 2 else s.cl_prev[c]
-        s._cl_at(c, 0)
+            return s._stale_view(c)
+        s._cache_at(c, 0)
         return s._cl_view(c)
 
     def _read_job(s) -> JobView:
         if s.job_cache is CacheSt.BEHIND:
-            return s.job_older if s.job_lag == 2 else s.job_prev
-        s._job_at(0)
+            return s._stale_view(Cached.JOB)
+        s._cache_at(Cached.JOB, 0)
         return s._job_view()
 
     def _resync(s):
         """A fresh consistent LIST (operator restart): every cache is current."""
-        s._rj_at(0)
-        s._job_at(0)
-        for c in ClusterId:
-            s._cl_at(c, 0)
+        for k in (Cached.RAYJOB, Cached.JOB, *ClusterId):
+            s._cache_at(k, 0)
 
     def _any_behind(s) -> bool:
         return (s.rj_cache is CacheSt.BEHIND or s.job_cache is CacheSt.BEHIND

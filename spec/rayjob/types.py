@@ -7,6 +7,8 @@ from typing import NamedTuple
 
 from checker import Const, Enum, Int, Option
 
+from spec.kubernetes import CacheSt   # an object's informer cache: SYNC, FRESH, BEHIND
+
 
 class Mode(Enum):
     """spec.submissionMode (T:82-87)."""
@@ -161,11 +163,10 @@ class PodSlot(Enum):
     OLD = "lingering"
 
 
-class CacheSt(Enum):
-    """Informer cache of one object: in sync; current but never observed; one version behind."""
-    SYNC = "sync"
-    FRESH = "fresh"
-    BEHIND = "behind"
+class Cached(Enum):
+    """The informer caches of one object each (a RayCluster's is keyed by its name)."""
+    RAYJOB = "rayjob"
+    JOB = "submitter job"
 
 
 class CrView(Enum):
