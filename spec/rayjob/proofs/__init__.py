@@ -30,6 +30,7 @@ hold in all of them) and on random states (none raises).
 from checker import constraint
 
 from ..spec import RayJob
+from ..state import RayJobState
 from .at_most_once import AtMostOnceLemmas
 from .driver_once import DriverOnceLemmas
 from .lemmas import Lemmas
@@ -50,11 +51,9 @@ class RayJobAtMostOnceProof(RayJobProof, AtMostOnceLemmas):
     """RayJobProof with the lemmas of at_most_once.py too (claims 1b and 2b with faults)."""
 
 
-class RayJobDriverOnceProof(RayJobAtMostOnceProof, DriverOnceLemmas):
-    """RayJobAtMostOnceProof with the lemmas of driver_once.py too (claim 3 with faults),
-    over the runs whose pools of names suffice: once every name is taken, the spec reuses
-    one still in use (`_draw`), which KubeRay's random names never do, and a lingering
-    submitter pod of an earlier attempt may then submit its own id to the new cluster."""
+class PoolsSuffice(RayJobState):
+    """Over the runs whose pools of names suffice: once every name is taken, the spec
+    reuses one still in use (`_draw`), which KubeRay's random names never do."""
 
     @constraint
     def pools_suffice(s):
@@ -62,5 +61,18 @@ class RayJobDriverOnceProof(RayJobAtMostOnceProof, DriverOnceLemmas):
         return not s.id_overflow
 
 
+class RayJobDriverOnceProof(RayJobAtMostOnceProof, DriverOnceLemmas, PoolsSuffice):
+    """RayJobAtMostOnceProof with the lemmas of driver_once.py too (claim 3 with faults),
+    over the runs whose pools of names suffice: past that, a lingering submitter pod of an
+    earlier attempt may submit its own id to the reused name."""
+
+
 class RayJobStaleProof(RayJobProof, StaleLemmas):
     """RayJobProof with the lemmas of stale.py too (the proofs with stale caches)."""
+
+
+class RayJobOneNameStaleProof(RayJobStaleProof, PoolsSuffice):
+    """RayJobStaleProof over the runs whose pools of names suffice (claim 1a with stale
+    caches): a stale read of New draws a name in any phase (its status write then 409s),
+    and when every name is taken the draw takes one still in use and resets its ghost,
+    which may be the attempt's own name."""
