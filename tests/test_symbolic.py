@@ -188,7 +188,9 @@ def test_rayjob_properties_proved_for_every_backoff_limit_and_refuted_on_a_mutan
 @pytest.mark.slow
 @pytest.mark.parametrize("name", ["no_faults_http", "at_most_once", "at_most_once_http",
                                   "driver_once", "driver_once_http", "driver_once_noft",
-                                  "driver_once_http_noft", "faults_stale", "faults_stale_http"])
+                                  "driver_once_http_noft", "faults_stale", "faults_stale_http",
+                                  "one_name_stale", "one_name_stale_http", "at_most_once_stale",
+                                  "at_most_once_stale_http"])
 def test_rayjob_issue_20_proofs(name):
     """models/rayjob/proofs/slow (issue 20): HTTPMode without faults, claims 1b and 2b with
     faults but no hand deletion, claim 3 with faults where job records outlive head

@@ -19,7 +19,9 @@ it uses:
                   record stays while the cluster does, with faults but records kept over
                   head restarts, for claim 3 (models/rayjob/proofs/slow/driver_once*.toml)
     stale.py      StaleLemmas: the RayJob versions a lagging cache may still return, for
-                  the proofs with stale caches (models/rayjob/proofs/slow/faults_stale*.toml)
+                  the proofs with stale caches (models/rayjob/proofs/slow/faults_stale*.toml,
+                  one_name_stale*.toml); StaleAtMostOnceLemmas: the at-most-once lemmas
+                  with a lagging cache, for claims 1b and 2b (at_most_once_stale*.toml)
     no_faults.py  NoFaultLemmas: the attempts, the submitter and the Ray records when
                   nothing fails, for claim 7 and the at-most-once claims
                   (models/rayjob/proofs/no_faults.toml, slow/no_faults_http.toml)
@@ -36,7 +38,7 @@ from .driver_once import DriverOnceLemmas
 from .lemmas import Lemmas
 from .modes import ModeLemmas
 from .no_faults import NoFaultLemmas
-from .stale import StaleLemmas
+from .stale import StaleAtMostOnceLemmas, StaleLemmas
 
 
 class RayJobProof(RayJob, Lemmas, ModeLemmas):
@@ -69,6 +71,11 @@ class RayJobDriverOnceProof(RayJobAtMostOnceProof, DriverOnceLemmas, PoolsSuffic
 
 class RayJobStaleProof(RayJobProof, StaleLemmas):
     """RayJobProof with the lemmas of stale.py too (the proofs with stale caches)."""
+
+
+class RayJobAtMostOnceStaleProof(RayJobProof, StaleAtMostOnceLemmas):
+    """RayJobProof with the lemmas of at_most_once.py and stale.py too (claims 1b and 2b
+    with stale caches)."""
 
 
 class RayJobOneNameStaleProof(RayJobStaleProof, PoolsSuffice):
