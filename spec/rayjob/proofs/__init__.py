@@ -19,7 +19,9 @@ it uses:
                   record stays while the cluster does, with faults but records kept over
                   head restarts, for claim 3 (models/rayjob/proofs/slow/driver_once*.toml)
     stale.py      StaleLemmas: the RayJob versions a lagging cache may still return, for
-                  the proofs with stale caches (models/rayjob/proofs/slow/faults_stale*.toml)
+                  the proofs with stale caches (models/rayjob/proofs/slow/faults_stale*.toml,
+                  one_name_stale*.toml); StaleAtMostOnceLemmas: the at-most-once lemmas
+                  with a lagging cache, for claims 1b and 2b (at_most_once_stale*.toml)
     no_faults.py  NoFaultLemmas: the attempts, the submitter and the Ray records when
                   nothing fails, for claim 7 and the at-most-once claims
                   (models/rayjob/proofs/no_faults.toml, slow/no_faults_http.toml)
@@ -30,12 +32,13 @@ hold in all of them) and on random states (none raises).
 from checker import constraint
 
 from ..spec import RayJob
+from ..state import RayJobState
 from .at_most_once import AtMostOnceLemmas
 from .driver_once import DriverOnceLemmas
 from .lemmas import Lemmas
 from .modes import ModeLemmas
 from .no_faults import NoFaultLemmas
-from .stale import StaleLemmas
+from .stale import StaleAtMostOnceLemmas, StaleLemmas
 
 
 class RayJobProof(RayJob, Lemmas, ModeLemmas):
@@ -50,11 +53,9 @@ class RayJobAtMostOnceProof(RayJobProof, AtMostOnceLemmas):
     """RayJobProof with the lemmas of at_most_once.py too (claims 1b and 2b with faults)."""
 
 
-class RayJobDriverOnceProof(RayJobAtMostOnceProof, DriverOnceLemmas):
-    """RayJobAtMostOnceProof with the lemmas of driver_once.py too (claim 3 with faults),
-    over the runs whose pools of names suffice: once every name is taken, the spec reuses
-    one still in use (`_draw`), which KubeRay's random names never do, and a lingering
-    submitter pod of an earlier attempt may then submit its own id to the new cluster."""
+class PoolsSuffice(RayJobState):
+    """Over the runs whose pools of names suffice: once every name is taken, the spec
+    reuses one still in use (`_draw`), which KubeRay's random names never do."""
 
     @constraint
     def pools_suffice(s):
@@ -62,5 +63,23 @@ class RayJobDriverOnceProof(RayJobAtMostOnceProof, DriverOnceLemmas):
         return not s.id_overflow
 
 
+class RayJobDriverOnceProof(RayJobAtMostOnceProof, DriverOnceLemmas, PoolsSuffice):
+    """RayJobAtMostOnceProof with the lemmas of driver_once.py too (claim 3 with faults),
+    over the runs whose pools of names suffice: past that, a lingering submitter pod of an
+    earlier attempt may submit its own id to the reused name."""
+
+
 class RayJobStaleProof(RayJobProof, StaleLemmas):
     """RayJobProof with the lemmas of stale.py too (the proofs with stale caches)."""
+
+
+class RayJobAtMostOnceStaleProof(RayJobProof, StaleAtMostOnceLemmas):
+    """RayJobProof with the lemmas of at_most_once.py and stale.py too (claims 1b and 2b
+    with stale caches)."""
+
+
+class RayJobOneNameStaleProof(RayJobStaleProof, PoolsSuffice):
+    """RayJobStaleProof over the runs whose pools of names suffice (claim 1a with stale
+    caches): a stale read of New draws a name in any phase (its status write then 409s),
+    and when every name is taken the draw takes one still in use and resets its ghost,
+    which may be the attempt's own name."""

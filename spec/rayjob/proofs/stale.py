@@ -5,18 +5,23 @@ A stale read hands the operator one of the `L` versions before the current one
 but its creates and dashboard calls go out with the identity that version names. So the
 facts lemmas.py states of the persisted RayJob and of the operator's copy must hold of
 those versions too, and their identity must be the persisted one wherever the branch
-they lead to creates something (models/rayjob/proofs/slow/faults_stale*.toml). With
+they lead to creates something (models/rayjob/proofs/slow/faults_stale*.toml, and
+one_name_stale*.toml for claim 1a). StaleAtMostOnceLemmas carries the at-most-once
+lemmas over to a lagging cache (claims 1b and 2b: at_most_once_stale*.toml). With
 `L == 0` both versions are always None and every lemma here holds trivially.
 """
 from checker import invariant
 
 from ..state import RayJobState
-from ..types import EMPTY, NOT_RETRIED, ClusterId, CrView, JobView, Mode, Phase
+from ..types import EMPTY, NOT_RETRIED, Age, ClusterId, CrView, JobView, Mode, Pc, Phase
+from .at_most_once import IN_FLIGHT, AtMostOnceLemmas
 from .lemmas import _named
 
 # The phases whose status write changes the identity: New and Suspended name it
 # (initRayJobStatusIfNeed, C:887-917), Suspending and Retrying clear it (C:366-410).
 RENAMING = (Phase.NEW, Phase.SUSPENDED, Phase.SUSPENDING, Phase.RETRYING)
+# What a reconcile may read of a RayJob now Initializing or Running.
+READ_IN_FLIGHT = (Phase.NEW, Phase.WAITING) + IN_FLIGHT
 
 
 class StaleLemmas(RayJobState):
@@ -79,3 +84,87 @@ class StaleLemmas(RayJobState):
                 return False
         return True
 
+
+class StaleAtMostOnceLemmas(AtMostOnceLemmas, StaleLemmas):
+    """The at-most-once lemmas (at_most_once.py) for a lagging cache, one operator process
+    and no hand deletion (models/rayjob/proofs/slow/at_most_once_stale*.toml): a stale
+    NotFound may send a second create, but the object then exists and the create gets
+    AlreadyExists. A stale read of the RayJob may hand a reconcile the attempt's
+    Initializing or Running after the status write that ends it, but nothing deletes the
+    attempt's objects before a reconcile reads that write, which leaves the cache holding
+    nothing older."""
+
+    def _lagging(s) -> bool:
+        """A cache may lag, and only one operator process writes (no failover)."""
+        return s.L > 0 and not s.failed_over
+
+    def _attempts_cluster_unmarked_or_kept(s) -> bool:
+        """The attempt's cluster name is unmarked (drawn afresh, `_draw_cluster`) or marked
+        as its own, and once the attempt created that RayCluster, it exists."""
+        c = s.att_cluster
+        return (c is not None and s.cl_attempt[c] in (None, Age.CUR)
+                and (s.cl_creates[Age.CUR] == 0 or s.cl_cr[c]))
+
+    def _seen_in_flight(s) -> bool:
+        """The RayJob exists and it, a version the cache keeps or the copy a reconcile
+        works on is Initializing, Waiting or Running: a branch that creates may run."""
+        if s.rj is None:
+            return False
+        return (s.rj.phase in IN_FLIGHT
+                or any(h is not None and h.phase in IN_FLIGHT for h, _ in s._cached_versions())
+                or s._reconciling() and s.m_orig.phase in IN_FLIGHT)
+
+    @invariant
+    def lemma_versions_kept_of_an_attempt_in_flight(s):
+        """The versions a lagging cache keeps of an Initializing or Running RayJob are in
+        one of those phases or in the New before them: the operator's last current read
+        was of one of them (every way out of Suspending, Retrying, Complete or Failed goes
+        through a status write from a current read, which the cache then stands after)."""
+        if not s._lagging() or s.rj is None or s.rj.phase not in IN_FLIGHT:
+            return True
+        return all(h is None or h.phase in READ_IN_FLIGHT for h, _ in s._cached_versions())
+
+    @invariant
+    def lemma_reconciles_read_in_flight_while_seen_so(s):
+        """While the RayJob or a version the cache keeps is Initializing or Running, a
+        reconcile under way read one of those phases or the New (or Waiting) before them:
+        only the operator's status write, from a current read, leaves them, and ends its
+        reconcile; the next one reads that write (and the cache keeps nothing older) or,
+        stale, the version before it."""
+        if not s._lagging() or not s._reconciling() or not s._seen_in_flight():
+            return True
+        return s.m_orig.phase in READ_IN_FLIGHT
+
+    @invariant
+    def lemma_created_cluster_stays_while_seen_in_flight(s):
+        """While the attempt is Initializing or Running, and after, while a reconcile may
+        still read it so, its cluster name is its own and its RayCluster, once created,
+        stays (p1b)."""
+        if not s._lagging() or s.hand_deletes_cluster or not s._seen_in_flight():
+            return True
+        return s._attempts_cluster_unmarked_or_kept()
+
+    @invariant
+    def lemma_cluster_create_is_first_or_fails_with_stale_caches(s):
+        """A pending Create(RayCluster) names the attempt's cluster; it follows a Get that
+        saw it absent, maybe stale: the attempt has created none yet, or it exists (p1b)."""
+        if not s._lagging() or s.hand_deletes_cluster or s.pc is not Pc.CREATE_CLUSTER:
+            return True
+        return s.m_b.cluster is s.att_cluster and s._attempts_cluster_unmarked_or_kept()
+
+    @invariant
+    def lemma_created_job_stays_while_seen_in_flight(s):
+        """Once the attempt created its submitter Job, it exists while the attempt is
+        Initializing or Running, and after, while a reconcile may still read it so (p2b)."""
+        if (not s._lagging() or s.hand_deletes_job or not s._seen_in_flight()
+                or s.job_creates[Age.CUR] == 0):
+            return True
+        return s.job is not None
+
+    @invariant
+    def lemma_job_create_is_first_or_fails_with_stale_caches(s):
+        """A pending Create(Job) follows a Get that saw no Job, maybe stale: the attempt has
+        created none yet, or a Job exists (p2b)."""
+        if not s._lagging() or s.hand_deletes_job or s.pc is not Pc.CREATE_JOB:
+            return True
+        return s.job_creates[Age.CUR] == 0 or s.job is not None
