@@ -217,7 +217,8 @@ class SymbolicEngine:
                     rel = self._relation(model_name, store)
                     for result in self.decide(rel, goals(rel, options), stats):
                         decided[result.name] = result
-                    store.save(rel)                 # with the formulas read meanwhile
+                    store.save(rel)                 # with the formulas read meanwhile (a run
+                                                    # cut short by Ctrl-C or an error leaves none)
         except KeyboardInterrupt:
             interrupted = "interrupted (Ctrl-C)"
         results = [decided.get(r.name, r) for r in self._undecided(interrupted)]

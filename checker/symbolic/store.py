@@ -72,14 +72,14 @@ class RelationStore:
         self.hit = False                        # the relation came from the entry
 
     def relation(self, progress=None) -> Relation:
-        """The machine's relation: from the entry if it is sound, else read (and stored)."""
+        """The machine's relation: from the entry if it is sound, else read. The engine
+        stores it when its run ends (`save`), once, with the formulas read meanwhile:
+        writing an entry of RayJob (printed, then parsed back to compare) costs seconds."""
         stored = self._load(progress)
         rel = Relation(self.machine, stored=stored)
         self.hit = stored is not None
         if self.hit:
             self.saved = _sizes(rel)
-        else:
-            self.save(rel)
         return rel
 
     def save(self, rel: Relation):
