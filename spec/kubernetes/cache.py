@@ -31,7 +31,11 @@ Behind = Int[1, 2]            # how many versions back a stale cache stands
 Nearer = Int[0, 1]            # where a catch-up leaves it (0: current)
 
 
-class InformerCache(Spec):
+class CacheVersions(Spec):
+    """What a write, a Get and a resync do to the cache: no action of its own, so that a
+    spec whose writes keep the cache (the RayJob spec's state.py) takes these helpers
+    without the actions below."""
+
     # Where the cache of `r` lives: `cache_st[r]`, `cache_lag[r]`, `cache_prev[r]` and
     # `cache_older[r]` (state.py). A controller that keeps it elsewhere overrides these
     # four hooks; the actions and helpers below read and write it only through them.
@@ -99,6 +103,10 @@ class InformerCache(Spec):
         """A fresh consistent LIST (operator restart): every cache is current."""
         for r in s.Ref:
             s._cache_at(r, 0)
+
+
+class InformerCache(CacheVersions):
+    """The informer's own moves: catching up, and the `stale` fault."""
 
     @action(group="cache", fair="weak")
     def cache_catch_up(s, r: "Ref", lag: Nearer):

@@ -13,7 +13,8 @@ last one the operator observed and at most L changes behind: what a lagging info
 can return (docs/design.md, "What a lagging cache returns"). L = 0 is a cache that is
 always current.
 """
-from checker import Const, Ghost, Int, Map, Option, Spec, SpecError, initial
+from checker import Const, Ghost, Int, Map, Option, SpecError, initial
+from spec.kubernetes.cache import CacheVersions
 
 from .types import (BACKOFF_LIMIT, EMPTY, NEW_RJ, OLDER, Age, CacheSt, Cached, ClStat, ClusterId, CrView,
                     ExitMode, Head, JobId, JobObj, JobView, JCond, Key, KvKey, Mode, Outcome, Pc,
@@ -23,7 +24,7 @@ from .types import (BACKOFF_LIMIT, EMPTY, NEW_RJ, OLDER, Age, CacheSt, Cached, C
 Count = Int[0, 2]            # saturating: 2 means "more than once"
 
 
-class RayJobState(Spec):
+class RayJobState(CacheVersions):
     # ------------------------------------------------------------ constants
     mode = Const(Mode.K8S, "spec.submissionMode")
     backoff_limit = BACKOFF_LIMIT           # declared with RJBody.failed, whose domain it bounds
