@@ -254,25 +254,26 @@ class RayJobState(Spec):
             s.cl_older[k] = CrView.ABSENT if older is None else older
 
     # ------------------------------------------------------------ reads (operator side)
-    def _read_rj(s):
-        if s.rj_cache is CacheSt.BEHIND:
-            return s._stale_view(Cached.RAYJOB)
-        s._cache_at(Cached.RAYJOB, 0)
-        return s.rj, s.rj_b
+    # A Get is the library's `_read(k)`: what a current cache returns is the RayJob
+    # (`(rj, rj_b)`) or the view of the RayCluster or Job; the operator keeps whether its
+    # copy is current for the RayJob only (`m_fresh`): it writes no other object with a
+    # resourceVersion (its creates go by name, its deletes are unconditional).
+    def _stored(s, k):
+        if k is Cached.RAYJOB:
+            return s.rj, s.rj_b
+        if k is Cached.JOB:
+            return s._job_view()
+        return s._cl_view(k)
+
+    def _set_fresh(s, k, fresh: bool):
+        if k is Cached.RAYJOB:
+            s.m_fresh = fresh
 
     def _read_cluster(s, c) -> CrView:
+        """A Get of the RayCluster named `c` (None: no name persisted yet, NotFound)."""
         if c is None:
             return CrView.ABSENT
-        if s.cl_cache[c] is CacheSt.BEHIND:
-            return s._stale_view(c)
-        s._cache_at(c, 0)
-        return s._cl_view(c)
-
-    def _read_job(s) -> JobView:
-        if s.job_cache is CacheSt.BEHIND:
-            return s._stale_view(Cached.JOB)
-        s._cache_at(Cached.JOB, 0)
-        return s._job_view()
+        return s._read(c)
 
     def _resync(s):
         """A fresh consistent LIST (operator restart): every cache is current."""
