@@ -17,7 +17,7 @@ from checker import action, require
 from .state import RayJobState
 from .types import (CR_STATUS, DRAWN_JOB_IDS, NONTERMINAL_RECS, NOT_RETRIED, REC_STATUS,
                     SUBMITTER_MODES, TERMINAL,
-                    CacheSt, Cached, ClStat, ClusterId, CrView, Head, JobId, JobView, JStat, KvKey, Mode,
+                    CacheSt, ClStat, ClusterId, CrView, Head, JobId, JobView, JStat, Kind, KvKey, Mode,
                     Pc, Phase, Policy, Reason, Rec, Result, Rules, Timer, key)
 
 
@@ -47,7 +47,7 @@ class Operator(RayJobState):
         user's edit (`user_edits_spec`) makes one invalid."""
         require(s.pc is Pc.IDLE and not s.op_down)
         s.m_clean = True
-        h, b = s._read(Cached.RAYJOB)
+        h, b = s._read(Kind.RAYJOB)
         if h is None:
             s._end(Result.WAIT)
             return
@@ -308,7 +308,7 @@ class Operator(RayJobState):
             s._set(phase=Phase.WAITING)         # C:224-227
             s._finish()
             return
-        if s.mode is Mode.K8S and s._read(Cached.JOB) is JobView.ABSENT:
+        if s.mode is Mode.K8S and s._read(Kind.JOB) is JobView.ABSENT:
             s.pc = Pc.CREATE_JOB
             return
         s._set(phase=Phase.RUNNING)             # a found Job is not checked (C:562-583)
@@ -424,7 +424,7 @@ class Operator(RayJobState):
     def _job_check(s):
         """K8sJobMode (C:1138-1199): the Job by name (NotFound is an error: it is never
         re-created in Running, C:282-284); a Job with Failed=True fails the RayJob."""
-        view = s._read(Cached.JOB)
+        view = s._read(Kind.JOB)
         if view is JobView.ABSENT:
             s._end(Result.ERROR)
             return
@@ -557,7 +557,7 @@ class Operator(RayJobState):
 
     def _delete_job_then_reset(s, cluster_gone: bool):
         job_gone = (s.mode in (Mode.HTTP, Mode.SIDECAR)        # no submitter Job (C:760-763)
-                    or s._read(Cached.JOB) is JobView.ABSENT)
+                    or s._read(Kind.JOB) is JobView.ABSENT)
         if not job_gone:
             s.pc = Pc.DELETE_JOB
         elif not cluster_gone:
