@@ -5,8 +5,8 @@ that some property catches each of them, with a short counterexample.
 from checker import action, fault, require
 
 from .spec import RayJob
-from .types import (WRITES, ClStat, Head, JobView, JStat, Kind, KvKey, Mode, Pc, Phase, PodSlot, Reason,
-                    Rec, Result, SubPc, Timer)
+from .types import (WRITES, ClStat, Head, JobView, JStat, Kind, KvKey, Mode, Pc, Phase, PodSlot,
+                    Reason, Rec, Result, SubPc, Timer)
 
 
 class SubmitBeforeIdentity(RayJob):

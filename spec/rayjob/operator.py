@@ -5,8 +5,8 @@ to its first API-server or dashboard call; each `op_<call>` action performs that
 the computation after it, up to the next call or the end of the reconcile. So every call
 is a crash point (reference §13.3), and cache reads happen where the Go code reads.
 `op_start` is the library's (spec/kubernetes/operator.py, with `IDLE_RECONCILES`), over
-`_take_key` and `_reconcile`. The line numbers are those of `rayjob_controller.go` (C:), `job.go` (J:) and the dashboard
-client (D:) as cited in the reference.
+`_take_key` and `_reconcile`. The line numbers are those of `rayjob_controller.go` (C:),
+`job.go` (J:) and the dashboard client (D:) as cited in the reference.
 
 Fairness (liveness): `op_start` is weakly fair only where a reconcile is owed
 (`RayJobState._reconcile_owed`: the last Reconcile returned RequeueAfter or an error, or
@@ -20,8 +20,8 @@ from spec import kubernetes
 from .state import RayJobState
 from .types import (CR_STATUS, DRAWN_JOB_IDS, NONTERMINAL_RECS, NOT_RETRIED, REC_STATUS,
                     SUBMITTER_MODES, TERMINAL,
-                    CacheSt, ClStat, ClusterId, CrView, Head, JobId, JobView, JStat, Kind, KvKey, Mode,
-                    Pc, Phase, Policy, Reason, Rec, Result, Rules, Timer, key)
+                    CacheSt, ClStat, ClusterId, CrView, Head, JobId, JobView, JStat, Kind, KvKey,
+                    Mode, Pc, Phase, Policy, Reason, Rec, Result, Rules, Timer, key)
 
 
 class Operator(RayJobState, kubernetes.OperatorProcess):

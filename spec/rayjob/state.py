@@ -16,9 +16,9 @@ always current.
 from checker import Const, Ghost, Int, Map, Option, Spec, SpecError, initial
 
 from .types import (BACKOFF_LIMIT, EMPTY, NEW_RJ, OLDER, Age, CacheSt, ClStat, ClusterId, CrView,
-                    ExitMode, Head, JobId, JobObj, JobView, JCond, Key, Kind, KvKey, Mode, Outcome, Pc,
-                    Phase, PodSlot, Rank, Rec, Result, RJBody, RJHead, Rules, Sidecar, Sink, Stray,
-                    SubPod, Timer, SIDECAR_RESTART_LIMIT, WRITES)
+                    ExitMode, Head, JobId, JobObj, JobView, JCond, Key, Kind, KvKey, Mode, Outcome,
+                    Pc, Phase, PodSlot, Rank, Rec, Result, RJBody, RJHead, Rules, Sidecar, Sink,
+                    Stray, SubPod, Timer, SIDECAR_RESTART_LIMIT, WRITES)
 
 Count = Int[0, 2]            # saturating: 2 means "more than once"
 
