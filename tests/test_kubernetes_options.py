@@ -106,6 +106,18 @@ def test_one_step_collection_deletes_every_orphan_where_one_per_step_does_not():
     assert refuted(one_step) == set()
 
 
+class FirstOrphanOnly(EveryOrphanCollected):
+    """What the one-step collector deletes is what `_to_collect` lists (a spec keeping its
+    objects elsewhere, RayJob's `gc_children`, says there): here only the first orphan."""
+    def _to_collect(s):
+        return super()._to_collect()[:1]
+
+
+def test_the_one_step_collection_deletes_what_to_collect_lists():
+    one_step = explore(opted_in(FirstOrphanOnly, GC_IN_ONE_STEP=True), {"F": 2}, JOB_FAULTS)
+    assert refuted(one_step) == {"a_collection_leaves_no_orphan"}
+
+
 @pytest.mark.parametrize("model, states, bugs", [
     ("jobcontroller_F2", (1183, 1171), set()),
     ("jobcontroller_no_orphan_cleanup", (314, 311), {"no_orphans"}),

@@ -11,7 +11,7 @@ from checker.model import load_model
 from checker.options import CheckOptions
 from checker.results import Verdict
 from spec.rayjob.spec import RayJob
-from spec.rayjob.types import CacheSt, JCond, JobView
+from spec.rayjob.types import CacheSt, JCond, JobView, Kind
 from test_rayjob import check, model_path, prop
 
 
@@ -21,8 +21,10 @@ class JobReads(RayJob):
     finished_read_absent: Ghost[bool] = False
     observed_read_absent: Ghost[bool] = False
 
-    def _read_job(s):
-        view = super()._read_job()
+    def _read(s, k):
+        view = super()._read(k)
+        if k is not Kind.JOB:
+            return view
         if view is JobView.ABSENT and s.job is not None:
             s.finished_read_absent = s.finished_read_absent or s.job.cond is not JCond.NONE
             s.observed_read_absent = s.observed_read_absent or s.job_observed
@@ -46,10 +48,10 @@ class JobReads(RayJob):
 
 class ReadLeavesOldViews(RayJob):
     """A cache that may still withhold a version the operator has read."""
-    def _read_job(s):
-        if s.job_cache is CacheSt.FRESH:
+    def _read(s, k):
+        if k is Kind.JOB and s.job_cache is CacheSt.FRESH:
             return s._job_view()
-        return super()._read_job()
+        return super()._read(k)
 
 
 class ReadLeavesOldViewsProbed(JobReads, ReadLeavesOldViews):

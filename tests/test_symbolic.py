@@ -1030,7 +1030,7 @@ def test_a_reachable_error_on_a_none_names_the_spec_line_not_the_engine():
 
 
 class CachedRead(Spec):
-    """A helper returning a tuple of symbolic values from two paths (RayJob's `_read_rj`)."""
+    """A helper returning a tuple of symbolic values from two paths (the library's `_read`)."""
     cur: Option[Pair] = Pair(0, 0)
     prev: Option[Pair] = None
     behind: bool = False

@@ -20,6 +20,8 @@ informer cache gets a new version (cache.py) and the controller's key is queued 
   An object per step by default; a controller's class with `GC_IN_ONE_STEP = True` has
   every orphan deleted in one step, as RayJob's `gc_children` does (fewer interleavings:
   the garbage collector's own order among a deleted owner's dependents is not modelled).
+  That step is `_collect_orphans()`, over `_to_collect()` and `_delete(r)`: a spec keeping
+  its objects elsewhere (the RayJob spec, whose `gc_children` it is) overrides those two.
 """
 from checker import action, require
 
@@ -89,11 +91,25 @@ class ApiServer(InformerCache):
     def _collectable(s, r) -> bool:
         return s._orphaned(r) and not s.objects[r].deleting
 
+    def _to_collect(s) -> list:
+        """What the garbage collector may delete now, in the order it does."""
+        return [r for r in s.Ref if s._collectable(r)]
+
     @action(group="gc", fair="weak")
     def garbage_collect(s, r: "Ref"):
         """The garbage collector deletes an object whose owner is gone (background)."""
         require(s._collectable(r))
         s._delete(r)
+
+    def _collect_orphans(s):
+        """The garbage collector deletes every object whose owner is gone, in one step
+        (background propagation: a deleted owner's dependents are deleted after it,
+        https://kubernetes.io/docs/concepts/architecture/garbage-collection/); the
+        dependents of those, orphaned by this step, in a later one."""
+        orphans = s._to_collect()
+        require(orphans)
+        for r in orphans:
+            s._delete(r)
 
 
 class OneStepGarbageCollector:
@@ -101,11 +117,5 @@ class OneStepGarbageCollector:
 
     @action(group="gc", fair="weak")
     def garbage_collect(s):
-        """The garbage collector deletes every object whose owner is gone, in one step
-        (background propagation: a deleted owner's dependents are deleted after it,
-        https://kubernetes.io/docs/concepts/architecture/garbage-collection/); the
-        dependents of those, orphaned by this step, in a later one."""
-        orphans = [r for r in s.Ref if s._collectable(r)]
-        require(orphans)
-        for r in orphans:
-            s._delete(r)
+        """The garbage collector deletes every orphan in one step (`_collect_orphans`)."""
+        s._collect_orphans()

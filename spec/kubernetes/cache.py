@@ -19,9 +19,11 @@ views: a stale read returns only the view (a read of the current version is whol
 an update made from it keeps the other fields; one made from a stale read is a 409).
 
 Where an object's cache lives is four narrow hooks (`_cache_st`, `_cache_lag`,
-`_cache_view`, `_set_cache`: by default `cache_st[r]` and its siblings), and an event
-is `_event()`, so a spec with variables of its own (the RayJob spec, one cache per kind
-of object) takes these actions and helpers as they are.
+`_cache_view`, `_set_cache`: by default `cache_st[r]` and its siblings), a read's two
+more (`_stored(r)`, the object as a current Get returns it, by default `objects[r]`;
+`_set_fresh`, by default `fresh[r]`), and an event is `_event()`, so a spec with
+variables of its own (the RayJob spec, one cache per kind of object) takes these
+actions and helpers as they are.
 """
 from checker import Int, Spec, action, fault, require
 
@@ -37,8 +39,9 @@ class CacheVersions(Spec):
     without the actions below."""
 
     # Where the cache of `r` lives: `cache_st[r]`, `cache_lag[r]`, `cache_prev[r]` and
-    # `cache_older[r]` (state.py). A controller that keeps it elsewhere overrides these
-    # four hooks; the actions and helpers below read and write it only through them.
+    # `cache_older[r]` (state.py); a read also sets `fresh[r]` and returns `objects[r]`.
+    # A controller that keeps these elsewhere overrides these six hooks; the actions and
+    # helpers below read and write the cache only through them.
     def _cache_st(s, r) -> CacheSt:
         return s.cache_st[r]
 
@@ -53,6 +56,15 @@ class CacheVersions(Spec):
         """The cache of `r` becomes `st`, `lag`, keeping the views one and two changes
         back (None: forgotten)."""
         s.cache_st[r], s.cache_lag[r], s.cache_prev[r], s.cache_older[r] = st, lag, prev, older
+
+    def _stored(s, r):
+        """The current version of `r` as a Get from a current cache returns it (None:
+        NotFound)."""
+        return s.objects[r]
+
+    def _set_fresh(s, r, fresh: bool):
+        """Where the operator keeps whether its copy of `r` is the current version."""
+        s.fresh[r] = fresh
 
     def _view(s, r, obj):
         """What the controller reads of `obj`, the object `r` or None (default: all of it)."""
@@ -93,11 +105,11 @@ class CacheVersions(Spec):
         """A Get from the cache: the object's version there (None: NotFound). The
         operator's copy is fresh when it is the API server's current version."""
         if s._cache_st(r) is CacheSt.BEHIND:
-            s.fresh[r] = False
+            s._set_fresh(r, False)
             return s._stale_view(r)
         s._cache_at(r, 0)
-        s.fresh[r] = True
-        return s.objects[r]
+        s._set_fresh(r, True)
+        return s._stored(r)
 
     def _resync(s):
         """A fresh consistent LIST (operator restart): every cache is current."""

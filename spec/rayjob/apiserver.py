@@ -9,14 +9,16 @@ references) and the kubelet deleting a deleted object's pods are weakly fair.
 """
 from checker import action, require
 
+from spec import kubernetes
+
 from .state import RayJobState
-from .types import (EMPTY, Age, ClusterId, Head, JCond, JobObj, Phase, PodSlot, Rank, Reason, SubPc,
-                    SubPod, Timer, NOT_RETRIED)
+from .types import (EMPTY, Age, ClusterId, Head, JCond, JobObj, Kind, Phase, PodSlot, Rank, Reason,
+                    SubPc, SubPod, Timer, NOT_RETRIED)
 
 FINISHED = (Phase.COMPLETE, Phase.FAILED)
 
 
-class ApiServer(RayJobState):
+class ApiServer(RayJobState, kubernetes.ApiServer):
     def _apply_status(s, new_h, new_b):
         """A status update is applied: persist it, arm timers, record attempts."""
         old_h, old_b = s.rj, s.rj_b
@@ -111,18 +113,34 @@ class ApiServer(RayJobState):
         else:
             s._remove_rj()
 
+    # ------------------------------------------------------------ the garbage collector
+    # The library's, in one step (`_collect_orphans`, GC_IN_ONE_STEP) over RayJob's objects:
+    # a RayCluster by its ClusterId, the Job and the Service by their Kind.
+    garbage_collect = None      # over the controller's Ref: taken below as gc_children
+
+    def _to_collect(s) -> list:
+        """The RayJob owns its RayClusters, submitter Job and Service (ownerReferences,
+        §11): once it is gone, each of them that exists, the RayClusters first."""
+        exists = {**{c: s.cl_cr[c] for c in ClusterId},
+                  Kind.JOB: s.job is not None, Kind.SERVICE: s.svc is not None}
+        return [k for k in exists if exists[k]] if s.rj is None else []
+
+    def _delete(s, k):
+        """The garbage collector's Delete(Background) of `k`, which exists: an event; its
+        pods linger."""
+        s._event()
+        if k is Kind.JOB:
+            s._remove_job()
+        elif k is Kind.SERVICE:
+            s.svc = None
+        else:
+            s._cr_deleted(k)
+
     @action(group="apiserver", fair="weak")
     def gc_children(s):
         """Models the garbage collector (owner references, §11): the RayJob is gone, so its
         RayClusters, submitter Job and Service are deleted (background: pods linger)."""
-        require(s.rj is None)
-        require(s.job is not None or s.svc is not None or True in s.cl_cr.values())
-        s._event()
-        for c in ClusterId:
-            if s.cl_cr[c]:
-                s._cr_deleted(c)
-        s._remove_job()
-        s.svc = None
+        s._collect_orphans()
 
     @action(group="apiserver", fair="weak")
     def gc_cluster_pods(s, c: ClusterId):

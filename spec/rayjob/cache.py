@@ -7,7 +7,7 @@ a time.
 The actions are the library's `cache_catch_up(r, lag)` and `stale(r, lag)`
 (spec/kubernetes/cache.py), one action per kind of object as before, so that traces and
 the gate's "actions that fired" still say which cache moved: each calls the library's
-with its kind's cache (`Cached.RAYJOB`, a RayCluster's name, `Cached.JOB`), which the
+with its kind's cache (`Kind.RAYJOB`, a RayCluster's name, `Kind.JOB`), which the
 library reads and writes through the hooks of state.py. Each first checks `lag` against
 the constant L, so that the symbolic engines leave out what a lag bound rules out.
 Fairness: the catch-up is weakly fair (client-go's reflector delivers every watch event
@@ -19,7 +19,7 @@ from spec import kubernetes
 from spec.kubernetes.cache import Behind, Nearer
 
 from .state import RayJobState
-from .types import Cached, ClusterId
+from .types import ClusterId, Kind
 
 
 class InformerCache(RayJobState, kubernetes.InformerCache):
@@ -29,7 +29,7 @@ class InformerCache(RayJobState, kubernetes.InformerCache):
     def cache_catch_up_rj(s, lag: Nearer):
         """The informer (§2.1: reads use the cached client) delivers withheld RayJob
         versions: all of them, or (L = 2) the next one."""
-        super().cache_catch_up(Cached.RAYJOB, lag)
+        super().cache_catch_up(Kind.RAYJOB, lag)
 
     @action(group="cache", fair="weak")
     def cache_catch_up_cluster(s, c: ClusterId, lag: Nearer):
@@ -39,14 +39,14 @@ class InformerCache(RayJobState, kubernetes.InformerCache):
     @action(group="cache", fair="weak")
     def cache_catch_up_job(s, lag: Nearer):
         """The informer delivers withheld Job versions (§2.1, created-by label)."""
-        super().cache_catch_up(Cached.JOB, lag)
+        super().cache_catch_up(Kind.JOB, lag)
 
     @fault(group="stale")
     def stale_rj(s, lag: Behind):
         """Stale informer cache (§13.4): the RayJob's newest version, not yet observed, is
         withheld for now: a Get returns one `lag` versions back (the status write then
         409s)."""
-        super().stale(Cached.RAYJOB, lag)
+        super().stale(Kind.RAYJOB, lag)
 
     @fault(group="stale")
     def stale_cluster(s, c: ClusterId, lag: Behind):
@@ -58,4 +58,4 @@ class InformerCache(RayJobState, kubernetes.InformerCache):
     def stale_job(s, lag: Behind):
         """Stale informer cache (§13.4): the submitter Job's newest versions are withheld
         (with L = 2 a Job created and completed since the last read may read NotFound)."""
-        super().stale(Cached.JOB, lag)
+        super().stale(Kind.JOB, lag)

@@ -5,8 +5,8 @@ that some property catches each of them, with a short counterexample.
 from checker import action, fault, require
 
 from .spec import RayJob
-from .types import (WRITES, ClStat, Head, JobView, JStat, KvKey, Mode, Pc, Phase, PodSlot, Reason,
-                    Rec, Result, SubPc, Timer)
+from .types import (WRITES, ClStat, Head, JobView, JStat, Kind, KvKey, Mode, Pc, Phase, PodSlot,
+                    Reason, Rec, Result, SubPc, Timer)
 
 
 class SubmitBeforeIdentity(RayJob):
@@ -143,7 +143,7 @@ class RunningRecreatesJob(RayJob):
     """M12, a naive fix of liveness gap (i): Running re-creates a missing submitter Job."""
 
     def _submitter_check(s):
-        if s.mode is Mode.K8S and s._read_job() is JobView.ABSENT:
+        if s.mode is Mode.K8S and s._read(Kind.JOB) is JobView.ABSENT:
             s.pc = Pc.CREATE_JOB
         else:
             super()._submitter_check()

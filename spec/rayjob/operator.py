@@ -3,9 +3,10 @@
 `op_start` reads the RayJob from the cache and runs the local computation of the branch up
 to its first API-server or dashboard call; each `op_<call>` action performs that call and
 the computation after it, up to the next call or the end of the reconcile. So every call
-is a crash point (reference §13.3), and cache reads happen where the Go code reads. The
-line numbers are those of `rayjob_controller.go` (C:), `job.go` (J:) and the dashboard
-client (D:) as cited in the reference.
+is a crash point (reference §13.3), and cache reads happen where the Go code reads.
+`op_start` is the library's (spec/kubernetes/operator.py, with `IDLE_RECONCILES`), over
+`_take_key` and `_reconcile`. The line numbers are those of `rayjob_controller.go` (C:),
+`job.go` (J:) and the dashboard client (D:) as cited in the reference.
 
 Fairness (liveness): `op_start` is weakly fair only where a reconcile is owed
 (`RayJobState._reconcile_owed`: the last Reconcile returned RequeueAfter or an error, or
@@ -14,11 +15,13 @@ step is weakly fair (a crash or outage in between is a fault).
 """
 from checker import action, require
 
+from spec import kubernetes
+
 from .state import RayJobState
 from .types import (CR_STATUS, DRAWN_JOB_IDS, NONTERMINAL_RECS, NOT_RETRIED, REC_STATUS,
                     SUBMITTER_MODES, TERMINAL,
-                    CacheSt, ClStat, ClusterId, CrView, Head, JobId, JobView, JStat, KvKey, Mode,
-                    Pc, Phase, Policy, Reason, Rec, Result, Rules, Timer, key)
+                    CacheSt, ClStat, ClusterId, CrView, Head, JobId, JobView, JStat, Kind, KvKey,
+                    Mode, Pc, Phase, Policy, Reason, Rec, Result, Rules, Timer, key)
 
 
 class Operator(RayJobState):
@@ -38,6 +41,14 @@ class Operator(RayJobState):
         return getattr(s, CALL_STEP[s.pc])()
 
     # ------------------------------------------------------------ Reconcile
+    # The library's `op_start` (spec/kubernetes/operator.py) with IDLE_RECONCILES: a
+    # reconcile may start whenever the operator is idle, fair where `_reconcile_owed`;
+    # taking the key is starting clean (`m_clean`), as RayJob keeps "owed" in
+    # `settled`, `m_clean` and `last_result` rather than in `queued`. Called, not
+    # inherited: the library's class would be the action's actor (the lane of trace
+    # diagrams) and bring `op_call`, which RayJob names per call.
+    IDLE_RECONCILES = True
+
     @action(group="reconcile", fair="weak", fair_when=RayJobState._reconcile_owed,
             calls="informer cache")
     def op_start(s):
@@ -45,10 +56,13 @@ class Operator(RayJobState):
         return {}), the deletion branch, keep a copy of its status (C:142), validate it,
         then the branch up to its first call. The constants are valid specs (S1); only a
         user's edit (`user_edits_spec`) makes one invalid."""
-        require(s.pc is Pc.IDLE and not s.op_down)
+        kubernetes.OperatorProcess.op_start(s)
+
+    def _take_key(s):
         s.m_clean = True
-        s.m_fresh = s.rj_cache is not CacheSt.BEHIND
-        h, b = s._read_rj()
+
+    def _reconcile(s):
+        h, b = s._read(Kind.RAYJOB)
         if h is None:
             s._end(Result.WAIT)
             return
@@ -309,7 +323,7 @@ class Operator(RayJobState):
             s._set(phase=Phase.WAITING)         # C:224-227
             s._finish()
             return
-        if s.mode is Mode.K8S and s._read_job() is JobView.ABSENT:
+        if s.mode is Mode.K8S and s._read(Kind.JOB) is JobView.ABSENT:
             s.pc = Pc.CREATE_JOB
             return
         s._set(phase=Phase.RUNNING)             # a found Job is not checked (C:562-583)
@@ -425,7 +439,7 @@ class Operator(RayJobState):
     def _job_check(s):
         """K8sJobMode (C:1138-1199): the Job by name (NotFound is an error: it is never
         re-created in Running, C:282-284); a Job with Failed=True fails the RayJob."""
-        view = s._read_job()
+        view = s._read(Kind.JOB)
         if view is JobView.ABSENT:
             s._end(Result.ERROR)
             return
@@ -558,7 +572,7 @@ class Operator(RayJobState):
 
     def _delete_job_then_reset(s, cluster_gone: bool):
         job_gone = (s.mode in (Mode.HTTP, Mode.SIDECAR)        # no submitter Job (C:760-763)
-                    or s._read_job() is JobView.ABSENT)
+                    or s._read(Kind.JOB) is JobView.ABSENT)
         if not job_gone:
             s.pc = Pc.DELETE_JOB
         elif not cluster_gone:

@@ -16,10 +16,10 @@ always current.
 from checker import Const, Ghost, Int, Map, Option, SpecError, initial
 from spec.kubernetes.cache import CacheVersions
 
-from .types import (BACKOFF_LIMIT, EMPTY, NEW_RJ, OLDER, Age, CacheSt, Cached, ClStat, ClusterId, CrView,
-                    ExitMode, Head, JobId, JobObj, JobView, JCond, Key, KvKey, Mode, Outcome, Pc,
-                    Phase, PodSlot, Rank, Rec, Result, RJBody, RJHead, Rules, Sidecar, Sink, Stray,
-                    SubPod, Timer, SIDECAR_RESTART_LIMIT, WRITES)
+from .types import (BACKOFF_LIMIT, EMPTY, NEW_RJ, OLDER, Age, CacheSt, ClStat, ClusterId, CrView,
+                    ExitMode, Head, JobId, JobObj, JobView, JCond, Key, Kind, KvKey, Mode, Outcome,
+                    Pc, Phase, PodSlot, Rank, Rec, Result, RJBody, RJHead, Rules, Sidecar, Sink,
+                    Stray, SubPod, Timer, SIDECAR_RESTART_LIMIT, WRITES)
 
 Count = Int[0, 2]            # saturating: 2 means "more than once"
 
@@ -200,7 +200,7 @@ class RayJobState(CacheVersions):
         """Apply a RayJob write; any write but the operator's own moves the resourceVersion
         past the operator's in-memory copy (its next write gets 409)."""
         s.m_clean = False
-        s._cache_replaced(Cached.RAYJOB, (s.rj, s.rj_b))
+        s._cache_replaced(Kind.RAYJOB, (s.rj, s.rj_b))
         s.rj, s.rj_b = h, b
         if not own:
             s.m_fresh = False
@@ -220,32 +220,32 @@ class RayJobState(CacheVersions):
         old = s._job_view()
         s.job = job
         if s._job_view() is not old:
-            s._cache_replaced(Cached.JOB, old)
+            s._cache_replaced(Kind.JOB, old)
 
     # ------------------------------------------------------------ where the caches live
     # The library's informer cache (spec/kubernetes/cache.py: `_cache_at`, `_cache_replaced`,
-    # the actions of cache.py) reads and writes the cache of the RayJob (`Cached.RAYJOB`),
-    # of a RayCluster (its `ClusterId`) and of the Job (`Cached.JOB`) through these hooks.
+    # the actions of cache.py) reads and writes the cache of the RayJob (`Kind.RAYJOB`),
+    # of a RayCluster (its `ClusterId`) and of the Job (`Kind.JOB`) through these hooks.
     # A forgotten view (None) is kept as the view of no object: (None, EMPTY), ABSENT.
     def _cache_st(s, k) -> CacheSt:
-        return s.rj_cache if k is Cached.RAYJOB else s.job_cache if k is Cached.JOB else s.cl_cache[k]
+        return s.rj_cache if k is Kind.RAYJOB else s.job_cache if k is Kind.JOB else s.cl_cache[k]
 
     def _cache_lag(s, k) -> int:
-        return s.rj_lag if k is Cached.RAYJOB else s.job_lag if k is Cached.JOB else s.cl_lag[k]
+        return s.rj_lag if k is Kind.RAYJOB else s.job_lag if k is Kind.JOB else s.cl_lag[k]
 
     def _cache_view(s, k, back: int):
-        if k is Cached.RAYJOB:
+        if k is Kind.RAYJOB:
             return (s.rj_older, s.rj_older_b) if back == 2 else (s.rj_prev, s.rj_prev_b)
-        if k is Cached.JOB:
+        if k is Kind.JOB:
             return s.job_older if back == 2 else s.job_prev
         return s.cl_older[k] if back == 2 else s.cl_prev[k]
 
     def _set_cache(s, k, st: CacheSt, lag: int, prev=None, older=None):
-        if k is Cached.RAYJOB:
+        if k is Kind.RAYJOB:
             s.rj_cache, s.rj_lag = st, lag
             s.rj_prev, s.rj_prev_b = (None, EMPTY) if prev is None else prev
             s.rj_older, s.rj_older_b = (None, EMPTY) if older is None else older
-        elif k is Cached.JOB:
+        elif k is Kind.JOB:
             s.job_cache, s.job_lag = st, lag
             s.job_prev = JobView.ABSENT if prev is None else prev
             s.job_older = JobView.ABSENT if older is None else older
@@ -255,29 +255,30 @@ class RayJobState(CacheVersions):
             s.cl_older[k] = CrView.ABSENT if older is None else older
 
     # ------------------------------------------------------------ reads (operator side)
-    def _read_rj(s):
-        if s.rj_cache is CacheSt.BEHIND:
-            return s._stale_view(Cached.RAYJOB)
-        s._cache_at(Cached.RAYJOB, 0)
-        return s.rj, s.rj_b
+    # A Get is the library's `_read(k)`: what a current cache returns is the RayJob
+    # (`(rj, rj_b)`) or the view of the RayCluster or Job; the operator keeps whether its
+    # copy is current for the RayJob only (`m_fresh`): it writes no other object with a
+    # resourceVersion (its creates go by name, its deletes are unconditional).
+    def _stored(s, k):
+        if k is Kind.RAYJOB:
+            return s.rj, s.rj_b
+        if k is Kind.JOB:
+            return s._job_view()
+        return s._cl_view(k)
+
+    def _set_fresh(s, k, fresh: bool):
+        if k is Kind.RAYJOB:
+            s.m_fresh = fresh
 
     def _read_cluster(s, c) -> CrView:
+        """A Get of the RayCluster named `c` (None: no name persisted yet, NotFound)."""
         if c is None:
             return CrView.ABSENT
-        if s.cl_cache[c] is CacheSt.BEHIND:
-            return s._stale_view(c)
-        s._cache_at(c, 0)
-        return s._cl_view(c)
-
-    def _read_job(s) -> JobView:
-        if s.job_cache is CacheSt.BEHIND:
-            return s._stale_view(Cached.JOB)
-        s._cache_at(Cached.JOB, 0)
-        return s._job_view()
+        return s._read(c)
 
     def _resync(s):
         """A fresh consistent LIST (operator restart): every cache is current."""
-        for k in (Cached.RAYJOB, Cached.JOB, *ClusterId):
+        for k in (Kind.RAYJOB, Kind.JOB, *ClusterId):
             s._cache_at(k, 0)
 
     def _any_behind(s) -> bool:

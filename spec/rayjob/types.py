@@ -163,10 +163,12 @@ class PodSlot(Enum):
     OLD = "lingering"
 
 
-class Cached(Enum):
-    """The informer caches of one object each (a RayCluster's is keyed by its name)."""
+class Kind(Enum):
+    """The kinds of which there is one object, its key in the library's hooks (a
+    RayCluster, one of a pool of names, is keyed by its `ClusterId`)."""
     RAYJOB = "rayjob"
     JOB = "submitter job"
+    SERVICE = "head service"           # no cache modelled: the operator reads it current
 
 
 class CrView(Enum):
