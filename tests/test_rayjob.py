@@ -125,9 +125,9 @@ def model_path(name: str) -> Path:
 def with_lemmas(spec_cls):
     """The spec with every lemma of spec/rayjob/proofs (proof aids, apart from the spec):
     checked with the claims, they must hold on every bounded model."""
-    return type(spec_cls.__name__, (spec_cls, StaleDriverOnceLemmas, StaleAtMostOnceLemmas,
-                                    Lemmas, ModeLemmas, NoFaultLemmas, AtMostOnceLemmas,
-                                    DriverOnceLemmas, StaleLemmas), {})
+    return type(spec_cls.__name__, (spec_cls, StaleDriverOnceLemmas, DriverOnceLemmas,
+                                    StaleAtMostOnceLemmas, AtMostOnceLemmas, StaleLemmas,
+                                    Lemmas, ModeLemmas, NoFaultLemmas), {})
 
 
 @functools.cache
