@@ -21,7 +21,8 @@ from checker.results import Verdict
 from checker.explicit.trace import replay
 from spec.rayjob import mutants
 from spec.rayjob.proofs import (AtMostOnceLemmas, DriverOnceLemmas, Lemmas, ModeLemmas,
-                                 NoFaultLemmas, StaleAtMostOnceLemmas, StaleLemmas)
+                                 NoFaultLemmas, StaleAtMostOnceLemmas,
+                                 StaleDriverOnceLemmas, StaleLemmas)
 from spec.rayjob.spec import RayJob
 from spec.rayjob.types import ClusterId, Head, JStat, Mode, Phase, Rank, Reason, Rec, Rules
 
@@ -124,9 +125,9 @@ def model_path(name: str) -> Path:
 def with_lemmas(spec_cls):
     """The spec with every lemma of spec/rayjob/proofs (proof aids, apart from the spec):
     checked with the claims, they must hold on every bounded model."""
-    return type(spec_cls.__name__, (spec_cls, StaleAtMostOnceLemmas, Lemmas, ModeLemmas,
-                                    NoFaultLemmas, AtMostOnceLemmas, DriverOnceLemmas,
-                                    StaleLemmas), {})
+    return type(spec_cls.__name__, (spec_cls, StaleDriverOnceLemmas, DriverOnceLemmas,
+                                    StaleAtMostOnceLemmas, AtMostOnceLemmas, StaleLemmas,
+                                    Lemmas, ModeLemmas, NoFaultLemmas), {})
 
 
 @functools.cache
@@ -436,7 +437,10 @@ def test_the_spec_has_the_claims_and_the_proof_specs_the_lemmas():
                           | StaleLemmas.__dict__ | StaleAtMostOnceLemmas.__dict__),
                          ("slow/at_most_once", common | AtMostOnceLemmas.__dict__),
                          ("slow/driver_once", common | AtMostOnceLemmas.__dict__
-                          | DriverOnceLemmas.__dict__)):
+                          | DriverOnceLemmas.__dict__),
+                         ("slow/driver_once_stale", common | AtMostOnceLemmas.__dict__
+                          | StaleLemmas.__dict__ | StaleAtMostOnceLemmas.__dict__
+                          | DriverOnceLemmas.__dict__ | StaleDriverOnceLemmas.__dict__)):
         machine = load_model(ROOT / f"models/rayjob/proofs/{name}.toml").machine()
         assert {p.name for p in machine.properties if p.name.startswith("lemma_")} == \
             {n for n in lemmas if n.startswith("lemma_")}

@@ -21,7 +21,10 @@ it uses:
     stale.py      StaleLemmas: the RayJob versions a lagging cache may still return, for
                   the proofs with stale caches (models/rayjob/proofs/slow/faults_stale*.toml,
                   one_name_stale*.toml); StaleAtMostOnceLemmas: the at-most-once lemmas
-                  with a lagging cache, for claims 1b and 2b (at_most_once_stale*.toml)
+                  with a lagging cache, for claims 1b and 2b (at_most_once_stale*.toml);
+                  StaleDriverOnceLemmas: claim 3's, said of every cluster name, since a
+                  stale read may leave another attempt's RayCluster behind
+                  (driver_once_stale*.toml)
     no_faults.py  NoFaultLemmas: the attempts, the submitter and the Ray records when
                   nothing fails, for claim 7 and the at-most-once claims
                   (models/rayjob/proofs/no_faults.toml, slow/no_faults_http.toml)
@@ -38,7 +41,7 @@ from .driver_once import DriverOnceLemmas
 from .lemmas import Lemmas
 from .modes import ModeLemmas
 from .no_faults import NoFaultLemmas
-from .stale import StaleAtMostOnceLemmas, StaleLemmas
+from .stale import StaleAtMostOnceLemmas, StaleDriverOnceLemmas, StaleLemmas
 
 
 class RayJobProof(RayJob, Lemmas, ModeLemmas):
@@ -76,6 +79,11 @@ class RayJobStaleProof(RayJobProof, StaleLemmas):
 class RayJobAtMostOnceStaleProof(RayJobProof, StaleAtMostOnceLemmas):
     """RayJobProof with the lemmas of at_most_once.py and stale.py too (claims 1b and 2b
     with stale caches)."""
+
+
+class RayJobDriverOnceStaleProof(RayJobProof, StaleDriverOnceLemmas, PoolsSuffice):
+    """RayJobProof with the lemmas of driver_once.py and stale.py too (claim 3 with stale
+    caches), over the runs whose pools of names suffice."""
 
 
 class RayJobOneNameStaleProof(RayJobStaleProof, PoolsSuffice):

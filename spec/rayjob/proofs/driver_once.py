@@ -3,9 +3,10 @@ and fault budget (models/rayjob/proofs/slow/driver_once*.toml).
 
 Claim 3 counts starts per cluster name (`cl_driver_starts`), and a record is created only
 by a put-if-absent submit (`_ray_submit`) to a head reached through its RayCluster. They
-hold with an exact cache, one operator process, no hand deletion of the RayCluster or the
-Job, and job records that survive a head restart (GCS fault tolerance, or no head
-restart): then only the attempt's RayCluster exists, everything that submits to it
+hold with one operator process, no hand deletion of the RayCluster or the Job, and job
+records that survive a head restart (GCS fault tolerance, or no head restart); with an
+exact cache too, only the attempt's RayCluster exists (with a lagging one stale.py's
+StaleDriverOnceLemmas says the same of every name), everything that submits to it
 carries the attempt's id, and once a driver started there its record stays until the
 RayCluster goes, so every later submit is rejected. A head restart without GCS fault
 tolerance (head_noft_F1, http_head_F1) and a hand deletion (hand_F1) refute the claim; a
@@ -26,10 +27,16 @@ class DriverOnceLemmas(RayJobState):
     head_restarts = GroupOn("head_restart")
 
     def _records_kept(s) -> bool:
-        """The setting of claim 3 with faults (module docstring)."""
-        return (not s.L and not s.failed_over and not s.hand_deletes_cluster
+        """The setting of claim 3 with faults (module docstring), stale caches included."""
+        return (not s.failed_over and not s.hand_deletes_cluster
                 and not s.hand_deletes_job and (s.gcs_ft or not s.head_restarts)
                 and s.mode in (Mode.K8S, Mode.HTTP))
+
+    def _attempts_only(s) -> bool:
+        """That setting with an exact cache: a Suspending that read a stale NotFound leaks
+        the attempt's RayCluster (slow/suspend_stale_F3), so with a lagging cache another
+        attempt's may exist (stale.py says what holds of every name then)."""
+        return s._records_kept() and not s.L
 
     @invariant
     def lemma_marked_name_was_created(s):
@@ -49,15 +56,15 @@ class DriverOnceLemmas(RayJobState):
     def lemma_owned_cluster_is_the_attempts(s):
         """Only the attempt's RayCluster exists: Suspending and Retrying see it gone before
         the next attempt names another, and a deleted RayJob begins none."""
-        return not s._records_kept() or all(not s.cl_cr[c] or c is s.att_cluster
-                                            for c in ClusterId)
+        return not s._attempts_only() or all(not s.cl_cr[c] or c is s.att_cluster
+                                             for c in ClusterId)
 
     @invariant
     def lemma_owned_cluster_records_are_the_attempts(s):
         """A RayCluster's GCS holds only records of the attempt's id: the create finds no
         records (a fresh name, or a lingering head that restarts empty) and only the
         attempt's submitters reach it."""
-        return not s._records_kept() or all(
+        return not s._attempts_only() or all(
             s.kv[k] is Rec.NONE or not s.cl_cr[k.c] or k.j is s.att_job for k in s.kv)
 
     @invariant
@@ -103,7 +110,7 @@ class DriverOnceLemmas(RayJobState):
         """Once the attempt's driver started, its record stays while its RayCluster does
         (GCS fault tolerance keeps records over a head restart), so every later submit of
         the attempt's id is rejected (put-if-absent, p3)."""
-        if not s._records_kept():
+        if not s._attempts_only():
             return True
         c, j = s.att_cluster, s.att_job
         for k in s.kv:

@@ -13,8 +13,10 @@ lemmas over to a lagging cache (claims 1b and 2b: at_most_once_stale*.toml). Wit
 from checker import invariant
 
 from ..state import RayJobState
-from ..types import EMPTY, NOT_RETRIED, Age, ClusterId, CrView, JobView, Mode, Pc, Phase
+from ..types import (EMPTY, NOT_RETRIED, Age, ClusterId, CrView, Head, JobView, Mode, Pc,
+                     Phase, Rec)
 from .at_most_once import IN_FLIGHT, AtMostOnceLemmas
+from .driver_once import STARTABLE, DriverOnceLemmas
 from .lemmas import _named
 
 # The phases whose status write changes the identity: New and Suspended name it
@@ -168,3 +170,71 @@ class StaleAtMostOnceLemmas(AtMostOnceLemmas, StaleLemmas):
         if not s._lagging() or s.hand_deletes_job or s.pc is not Pc.CREATE_JOB:
             return True
         return s.job_creates[Age.CUR] == 0 or s.job is not None
+
+
+class StaleDriverOnceLemmas(DriverOnceLemmas, StaleAtMostOnceLemmas):
+    """The lemmas of claim 3 (driver_once.py) for a lagging cache, with GCS fault tolerance
+    (models/rayjob/proofs/slow/driver_once_stale*.toml): a Suspending that read a stale
+    NotFound leaves the attempt's RayCluster behind, its head serving and its submitter
+    Job still aimed at it (slow/suspend_stale_F3), so what driver_once.py says of the
+    attempt's cluster is said here of every name: whatever refers to it carries one id,
+    and once a driver started there a record of that id that no submit may create again
+    stays while the RayCluster or its head does."""
+
+    def _submitters(s):
+        """The submitter Job and pods (None where there is none)."""
+        return (s.job, *s.pods.values())
+
+    def _identities(s):
+        """The identities the RayJob, the versions the cache keeps and the operator's copy
+        name (HTTPMode's SubmitJob goes out with the last)."""
+        return (s.rj_b, s.rj_prev_b, s.rj_older_b, s.m_b)
+
+    def _one_id_per_name(s) -> bool:
+        """The setting, where a name is drawn only once nothing refers to it."""
+        return s._records_kept() and not s.id_overflow
+
+    @invariant
+    def lemma_identities_name_one_id_per_name(s):
+        """Statuses, cached versions and the operator's copy that name one cluster name
+        it with one id: both are drawn together (`_draw_cluster`) while nothing refers to
+        either, and cleared together."""
+        ids = s._identities()
+        return not s._one_id_per_name() or all(
+            b.cluster is None or o.cluster is not b.cluster or o.job_id is b.job_id
+            for b in ids for o in ids)
+
+    @invariant
+    def lemma_submitters_carry_their_names_id(s):
+        """The submitter Job and pods aimed at a name carry the id every identity naming
+        it names: the Job is created from the operator's copy, its pods from the Job."""
+        subs, ids = s._submitters(), s._identities()
+        return not s._one_id_per_name() or all(
+            t is None or (all(u is None or u.target is not t.target or u.job_id is t.job_id
+                              for u in subs)
+                          and all(b.cluster is not t.target or b.job_id is t.job_id
+                                  for b in ids))
+            for t in subs)
+
+    @invariant
+    def lemma_records_carry_their_names_id(s):
+        """A name's job records carry the id the submitters and identities naming it carry:
+        each was submitted by one of them."""
+        subs, ids = s._submitters(), s._identities()
+        return not s._one_id_per_name() or all(
+            s.kv[k] is Rec.NONE
+            or (all(t is None or t.target is not k.c or t.job_id is k.j for t in subs)
+                and all(b.cluster is not k.c or b.job_id is k.j for b in ids))
+            for k in s.kv)
+
+    @invariant
+    def lemma_started_name_keeps_a_record(s):
+        """Once a driver started on a name, a record of it that is past PENDING stays while
+        its RayCluster or head does (GCS fault tolerance keeps it over a head restart, and
+        the RayCluster's deletion takes its head first): a submit of the name's one id is
+        rejected (put-if-absent, p3)."""
+        if not s._records_kept():
+            return True
+        return all(s.cl_driver_starts[c] == 0 or not s.cl_cr[c] and s.head[c] is Head.NONE
+                   or any(s.kv[k] not in STARTABLE for k in s._keys(c))
+                   for c in ClusterId)
