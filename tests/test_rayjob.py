@@ -21,7 +21,8 @@ from checker.results import Verdict
 from checker.explicit.trace import replay
 from spec.rayjob import mutants
 from spec.rayjob.proofs import (AtMostOnceLemmas, DriverOnceLemmas, Lemmas, ModeLemmas,
-                                 NoFaultLemmas, StaleAtMostOnceLemmas, StaleLemmas)
+                                 NoFaultLemmas, NoFaultModeLemmas, StaleAtMostOnceLemmas,
+                                 StaleLemmas)
 from spec.rayjob.spec import RayJob
 from spec.rayjob.types import ClusterId, Head, JStat, Mode, Phase, Rank, Reason, Rec, Rules
 
@@ -125,8 +126,8 @@ def with_lemmas(spec_cls):
     """The spec with every lemma of spec/rayjob/proofs (proof aids, apart from the spec):
     checked with the claims, they must hold on every bounded model."""
     return type(spec_cls.__name__, (spec_cls, StaleAtMostOnceLemmas, Lemmas, ModeLemmas,
-                                    NoFaultLemmas, AtMostOnceLemmas, DriverOnceLemmas,
-                                    StaleLemmas), {})
+                                    NoFaultLemmas, NoFaultModeLemmas, AtMostOnceLemmas,
+                                    DriverOnceLemmas, StaleLemmas), {})
 
 
 @functools.cache
@@ -427,8 +428,9 @@ def test_the_spec_has_the_claims_and_the_proof_specs_the_lemmas():
     """A reader (and `check-model models/rayjob.toml`) sees the claims, not proof aids."""
     assert not [p.name for p in Machine(RayJob).properties if p.name.startswith("lemma_")]
     common = Lemmas.__dict__ | ModeLemmas.__dict__
-    for name, lemmas in (("no_faults", common | NoFaultLemmas.__dict__),
-                         ("slow/no_faults_http", common | NoFaultLemmas.__dict__),
+    no_faults = common | NoFaultLemmas.__dict__ | NoFaultModeLemmas.__dict__
+    for name, lemmas in (("no_faults", no_faults), ("slow/no_faults_http", no_faults),
+                         ("slow/no_faults_sidecar", no_faults),
                          ("slow/faults", common),
                          ("slow/faults_stale", common | StaleLemmas.__dict__),
                          ("slow/one_name_stale", common | StaleLemmas.__dict__),

@@ -38,6 +38,7 @@ from .driver_once import DriverOnceLemmas
 from .lemmas import Lemmas
 from .modes import ModeLemmas
 from .no_faults import NoFaultLemmas
+from .no_faults_modes import NoFaultModeLemmas
 from .stale import StaleAtMostOnceLemmas, StaleLemmas
 
 
@@ -45,8 +46,9 @@ class RayJobProof(RayJob, Lemmas, ModeLemmas):
     """RayJob with the lemmas of lemmas.py and modes.py (the proofs with faults)."""
 
 
-class RayJobNoFaultProof(RayJobProof, NoFaultLemmas):
-    """RayJobProof with the no-fault lemmas of no_faults.py too (the proof of claim 7)."""
+class RayJobNoFaultProof(RayJobProof, NoFaultLemmas, NoFaultModeLemmas):
+    """RayJobProof with the no-fault lemmas of no_faults.py and no_faults_modes.py too (the
+    proofs of claim 7)."""
 
 
 class RayJobAtMostOnceProof(RayJobProof, AtMostOnceLemmas):
