@@ -25,6 +25,9 @@ it uses:
     no_faults.py  NoFaultLemmas: the attempts, the submitter and the Ray records when
                   nothing fails, for claim 7 and the at-most-once claims
                   (models/rayjob/proofs/no_faults.toml, slow/no_faults_http.toml)
+    no_faults_modes.py
+                  NoFaultModeLemmas: the same for SidecarMode's container, the operator's
+                  timers and memory (slow/no_faults_sidecar.toml; with NoFaultLemmas)
 
 tests/test_rayjob.py checks every lemma on every bounded model of models/rayjob/ (they
 hold in all of them) and on random states (none raises).

@@ -161,9 +161,9 @@ class NoFaultLemmas(RayJobState):
             return False                            # the edit is never undone
         if s.pc is Pc.IDLE or s.m_fresh:
             return True
-        h, r = s.m_h, s.rj                          # stale by that edit only
+        h, r = s.m_h, s.rj                          # stale by that edit only, an event
         return (s.mode is Mode.INTERACTIVE and r.job_id_set and not h.job_id_set
-                and s.m_orig == key(r, s.rj_b)
+                and not s.m_clean and s.m_orig == key(r, s.rj_b)
                 and (h.finalizer, h.deleting, h.suspend) == (r.finalizer, r.deleting, r.suspend))
 
     @invariant
@@ -367,7 +367,9 @@ class NoFaultLemmas(RayJobState):
     def lemma_no_settling_on_a_finished_job(s):
         """A clean reconcile of Running with a finished submitter writes Complete or Failed:
         it never settles there."""
-        return not _calm(s) or s.rj.phase is not Phase.RUNNING or not _submitter_finished(s) or not s.settled
+        if not _calm(s) or s.rj.phase is not Phase.RUNNING:
+            return True
+        return not _submitter_finished(s) or not s.settled
 
     @invariant
     def lemma_calm_no_deletion_calls(s):
@@ -387,7 +389,8 @@ class NoFaultLemmas(RayJobState):
         SidecarMode, without faults, when the attempt's container exits (an earlier
         attempt's RayCluster is gone by then)."""
         if s.mode is Mode.SIDECAR:
-            return not _calm(s) or not (_submitter_exists(s) and _submitter_runs(s)) or s.t_subfin is Timer.OFF
+            return (not _calm(s) or not (_submitter_exists(s) and _submitter_runs(s))
+                    or s.t_subfin is Timer.OFF)
         return s.job is None or s.job.cond is not JCond.NONE or s.t_subfin is Timer.OFF
 
     @invariant
@@ -504,11 +507,11 @@ class NoFaultLemmas(RayJobState):
 
     @invariant
     def lemma_initializing_has_no_ray_status(s):
-        """New and Initializing carry no Ray status: initRayJobStatusIfNeed and the Retrying reset
-        clear it."""
+        """New, Initializing and Waiting carry no Ray status: initRayJobStatusIfNeed and the
+        Retrying reset clear it, and Waiting asks Ray nothing (C:224-227)."""
         if not _calm(s):
             return True
-        early = (Phase.NEW, Phase.INITIALIZING)
+        early = (Phase.NEW, Phase.INITIALIZING, Phase.WAITING)
         if s.rj.phase in early and (s.rj_b.ray_end or s.rj.job_status is not JStat.NEW
                                     or s.t_grace is not Timer.OFF):
             return False
