@@ -21,7 +21,7 @@ from checker.results import Verdict
 from checker.explicit.trace import replay
 from spec.rayjob import mutants
 from spec.rayjob.proofs import (AtMostOnceLemmas, DriverOnceLemmas, Lemmas, ModeLemmas,
-                                 NoFaultLemmas, StaleAtMostOnceLemmas,
+                                 NoFaultLemmas, NoFaultModeLemmas, StaleAtMostOnceLemmas,
                                  StaleDriverOnceLemmas, StaleLemmas)
 from spec.rayjob.spec import RayJob
 from spec.rayjob.types import ClusterId, Head, JStat, Mode, Phase, Rank, Reason, Rec, Rules
@@ -127,7 +127,7 @@ def with_lemmas(spec_cls):
     checked with the claims, they must hold on every bounded model."""
     return type(spec_cls.__name__, (spec_cls, StaleDriverOnceLemmas, DriverOnceLemmas,
                                     StaleAtMostOnceLemmas, AtMostOnceLemmas, StaleLemmas,
-                                    Lemmas, ModeLemmas, NoFaultLemmas), {})
+                                    Lemmas, ModeLemmas, NoFaultLemmas, NoFaultModeLemmas), {})
 
 
 @functools.cache
@@ -428,8 +428,10 @@ def test_the_spec_has_the_claims_and_the_proof_specs_the_lemmas():
     """A reader (and `check-model models/rayjob.toml`) sees the claims, not proof aids."""
     assert not [p.name for p in Machine(RayJob).properties if p.name.startswith("lemma_")]
     common = Lemmas.__dict__ | ModeLemmas.__dict__
-    for name, lemmas in (("no_faults", common | NoFaultLemmas.__dict__),
-                         ("slow/no_faults_http", common | NoFaultLemmas.__dict__),
+    no_faults = common | NoFaultLemmas.__dict__ | NoFaultModeLemmas.__dict__
+    for name, lemmas in (("no_faults", no_faults), ("slow/no_faults_http", no_faults),
+                         ("slow/no_faults_sidecar", no_faults),
+                         ("slow/no_faults_interactive", no_faults),
                          ("slow/faults", common),
                          ("slow/faults_stale", common | StaleLemmas.__dict__),
                          ("slow/one_name_stale", common | StaleLemmas.__dict__),
@@ -464,6 +466,7 @@ MODE_KILLS = [
      {"p1a_one_cluster_name_per_attempt": 7, "p1b_cluster_created_once_per_attempt": 7,
       "p5a_no_cr_overlap": 7, "p12_single_submit_call": 11,  # p3 counts per name (1a's)
       "s_model_bounds": 12}),
+    (mutants.SidecarHeadRecreated, "sidecar_head_F1", {}, {"p3_driver_once_per_attempt": 12}),
     (mutants.StatusUpdateNoVersion, "rayjob", SIDECAR, {"p4_identity_stable": 6}),
     (mutants.BackoffOffByOne, "sidecar_F0", {}, {"p6_retries_bounded": 39}),
     (mutants.Eager404Fail, "sidecar_F0", {}, {"p7_succeeded_not_failed": 16}),

@@ -28,6 +28,9 @@ it uses:
     no_faults.py  NoFaultLemmas: the attempts, the submitter and the Ray records when
                   nothing fails, for claim 7 and the at-most-once claims
                   (models/rayjob/proofs/no_faults.toml, slow/no_faults_http.toml)
+    no_faults_modes.py
+                  NoFaultModeLemmas: the same for SidecarMode's container, the operator's
+                  timers and memory (slow/no_faults_sidecar.toml; with NoFaultLemmas)
 
 tests/test_rayjob.py checks every lemma on every bounded model of models/rayjob/ (they
 hold in all of them) and on random states (none raises).
@@ -41,6 +44,7 @@ from .driver_once import DriverOnceLemmas
 from .lemmas import Lemmas
 from .modes import ModeLemmas
 from .no_faults import NoFaultLemmas
+from .no_faults_modes import NoFaultModeLemmas
 from .stale import StaleAtMostOnceLemmas, StaleDriverOnceLemmas, StaleLemmas
 
 
@@ -48,8 +52,9 @@ class RayJobProof(RayJob, Lemmas, ModeLemmas):
     """RayJob with the lemmas of lemmas.py and modes.py (the proofs with faults)."""
 
 
-class RayJobNoFaultProof(RayJobProof, NoFaultLemmas):
-    """RayJobProof with the no-fault lemmas of no_faults.py too (the proof of claim 7)."""
+class RayJobNoFaultProof(RayJobProof, NoFaultLemmas, NoFaultModeLemmas):
+    """RayJobProof with the no-fault lemmas of no_faults.py and no_faults_modes.py too (the
+    proofs of claim 7)."""
 
 
 class RayJobAtMostOnceProof(RayJobProof, AtMostOnceLemmas):

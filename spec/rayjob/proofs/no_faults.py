@@ -14,7 +14,7 @@ from checker import invariant
 
 from ..state import RayJobState
 from ..types import (SUBMITTER_MODES, SUPERVISED_RECS, Age, ClusterId, Exit, Head, JCond, JobId, JStat, KvKey, Mode, Pc,
-                    Phase, PodSlot, Rank, Reason, Rec, Rules, SubPc, Timer)
+                    Phase, PodSlot, Rank, Reason, Rec, Rules, SubPc, Timer, key)
 
 ENDED = (Rec.SUCCEEDED, Rec.FAILED)           # the terminal records a run without faults leaves
 SUBMITTED = tuple(r for r in Rec if r is not Rec.NONE)
@@ -72,6 +72,16 @@ def _submitter_runs(s) -> bool:
         c = s.att_cluster
         return c is not None and s.sidecar[c] is not None and s.sidecar[c].exit is Exit.RUNNING
     return True
+
+
+def _submitter_exists(s) -> bool:
+    """The attempt's submitter was created: its Job (K8sJobMode), its sidecar container
+    (SidecarMode, with the head pod of the attempt's cluster)."""
+    if s.mode is Mode.K8S:
+        return s.job is not None
+    if s.mode is Mode.SIDECAR:
+        return s.att_cluster is not None and s.sidecar[s.att_cluster] is not None
+    return False
 
 
 def _submitter_finished(s) -> bool:
@@ -149,8 +159,12 @@ class NoFaultLemmas(RayJobState):
             return True
         if s.mode is Mode.INTERACTIVE and s.m_h.job_id_set and not s.rj.job_id_set:
             return False                            # the edit is never undone
-        return (s.pc is Pc.IDLE or s.m_fresh
-                or (s.mode is Mode.INTERACTIVE and s.rj.job_id_set and not s.m_h.job_id_set))
+        if s.pc is Pc.IDLE or s.m_fresh:
+            return True
+        h, r = s.m_h, s.rj                          # stale by that edit only, an event
+        return (s.mode is Mode.INTERACTIVE and r.job_id_set and not h.job_id_set
+                and not s.m_clean and s.m_orig == key(r, s.rj_b)
+                and (h.finalizer, h.deleting, h.suspend) == (r.finalizer, r.deleting, r.suspend))
 
     @invariant
     def lemma_pods_outside_flight_are_harmless(s):
@@ -343,19 +357,19 @@ class NoFaultLemmas(RayJobState):
 
     @invariant
     def lemma_missed_job_exit_unclean(s):
-        """A reconcile that read the Job active before the pod exited saw that event: it cannot
-        settle."""
-        if not _calm(s) or s.pc is not Pc.GET_JOB_INFO or s.m_sub_fin or s.job is None:
+        """A reconcile that read the submitter (Job or sidecar container) running before it
+        finished saw that event: it cannot settle."""
+        if not _calm(s) or s.pc is not Pc.GET_JOB_INFO or s.m_sub_fin:
             return True
-        return s.job.cond is JCond.NONE or not s.m_clean
+        return not _submitter_finished(s) or not s.m_clean
 
     @invariant
     def lemma_no_settling_on_a_finished_job(s):
-        """A clean reconcile of Running with a finished Job writes Complete or Failed: it never
-        settles there."""
-        if not _calm(s) or s.rj.phase is not Phase.RUNNING or s.job is None or s.job.cond is JCond.NONE:
+        """A clean reconcile of Running with a finished submitter writes Complete or Failed:
+        it never settles there."""
+        if not _calm(s) or s.rj.phase is not Phase.RUNNING:
             return True
-        return not s.settled
+        return not _submitter_finished(s) or not s.settled
 
     @invariant
     def lemma_calm_no_deletion_calls(s):
@@ -371,15 +385,20 @@ class NoFaultLemmas(RayJobState):
 
     @invariant
     def lemma_subfin_off_while_job_active(s):
-        """The 30 s submitter timer starts only when the Job finishes (C:1263-1286)."""
+        """The 30 s submitter timer starts only when the Job finishes (C:1263-1286); in
+        SidecarMode, without faults, when the attempt's container exits (an earlier
+        attempt's RayCluster is gone by then)."""
+        if s.mode is Mode.SIDECAR:
+            return (not _calm(s) or not (_submitter_exists(s) and _submitter_runs(s))
+                    or s.t_subfin is Timer.OFF)
         return s.job is None or s.job.cond is not JCond.NONE or s.t_subfin is Timer.OFF
 
     @invariant
     def lemma_subfin_not_fired_while_running(s):
-        """So the 30 s check never fires while the attempt's Job exists in flight."""
+        """So the 30 s check never fires while the attempt's submitter exists in flight."""
         if not _calm(s):
             return True
-        return s.t_subfin is not Timer.FIRED or s.job is None or not _in_flight(s)
+        return s.t_subfin is not Timer.FIRED or not _submitter_exists(s) or not _in_flight(s)
 
     @invariant
     def lemma_finished_job_terminal_record(s):
@@ -488,11 +507,11 @@ class NoFaultLemmas(RayJobState):
 
     @invariant
     def lemma_initializing_has_no_ray_status(s):
-        """New and Initializing carry no Ray status: initRayJobStatusIfNeed and the Retrying reset
-        clear it."""
+        """New, Initializing and Waiting carry no Ray status: initRayJobStatusIfNeed and the
+        Retrying reset clear it, and Waiting asks Ray nothing (C:224-227)."""
         if not _calm(s):
             return True
-        early = (Phase.NEW, Phase.INITIALIZING)
+        early = (Phase.NEW, Phase.INITIALIZING, Phase.WAITING)
         if s.rj.phase in early and (s.rj_b.ray_end or s.rj.job_status is not JStat.NEW
                                     or s.t_grace is not Timer.OFF):
             return False
