@@ -24,7 +24,7 @@ from .types import (CR_STATUS, DRAWN_JOB_IDS, NONTERMINAL_RECS, NOT_RETRIED, REC
                     Mode, Pc, Phase, Policy, Reason, Rec, Result, Rules, Timer, key)
 
 
-class Operator(RayJobState):
+class Operator(RayJobState, kubernetes.OperatorProcess):
     # ------------------------------------------------------------ in-memory edits
     def _set(s, **fields):
         s.m_h = s.m_h._replace(**fields)
@@ -41,13 +41,12 @@ class Operator(RayJobState):
         return getattr(s, CALL_STEP[s.pc])()
 
     # ------------------------------------------------------------ Reconcile
-    # The library's `op_start` (spec/kubernetes/operator.py) with IDLE_RECONCILES: a
+    # The library's work queue (spec/kubernetes/operator.py) with IDLE_RECONCILES: a
     # reconcile may start whenever the operator is idle, fair where `_reconcile_owed`;
     # taking the key is starting clean (`m_clean`), as RayJob keeps "owed" in
-    # `settled`, `m_clean` and `last_result` rather than in `queued`. Called, not
-    # inherited: the library's class would be the action's actor (the lane of trace
-    # diagrams) and bring `op_call`, which RayJob names per call.
+    # `settled`, `m_clean` and `last_result` rather than in `queued`.
     IDLE_RECONCILES = True
+    op_call = None              # RayJob names an action per call (below)
 
     @action(group="reconcile", fair="weak", fair_when=RayJobState._reconcile_owed,
             calls="informer cache")
@@ -56,7 +55,7 @@ class Operator(RayJobState):
         return {}), the deletion branch, keep a copy of its status (C:142), validate it,
         then the branch up to its first call. The constants are valid specs (S1); only a
         user's edit (`user_edits_spec`) makes one invalid."""
-        kubernetes.OperatorProcess.op_start(s)
+        super().op_start()
 
     def _take_key(s):
         s.m_clean = True
