@@ -3,10 +3,9 @@
 `op_start` reads the RayJob from the cache and runs the local computation of the branch up
 to its first API-server or dashboard call; each `op_<call>` action performs that call and
 the computation after it, up to the next call or the end of the reconcile. So every call
-is a crash point (reference §13.3), and cache reads happen where the Go code reads.
-`op_start` is the library's (spec/kubernetes/operator.py, with `IDLE_RECONCILES`), over
-`_take_key` and `_reconcile`. The line numbers are those of `rayjob_controller.go` (C:),
-`job.go` (J:) and the dashboard client (D:) as cited in the reference.
+is a crash point (reference §13.3), and cache reads happen where the Go code reads. The
+line numbers are those of `rayjob_controller.go` (C:), `job.go` (J:) and the dashboard
+client (D:) as cited in the reference.
 
 Fairness (liveness): `op_start` is weakly fair only where a reconcile is owed
 (`RayJobState._reconcile_owed`: the last Reconcile returned RequeueAfter or an error, or
@@ -15,8 +14,6 @@ step is weakly fair (a crash or outage in between is a fault).
 """
 from checker import action, require
 
-from spec import kubernetes
-
 from .state import RayJobState
 from .types import (CR_STATUS, DRAWN_JOB_IDS, NONTERMINAL_RECS, NOT_RETRIED, REC_STATUS,
                     SUBMITTER_MODES, TERMINAL,
@@ -24,7 +21,7 @@ from .types import (CR_STATUS, DRAWN_JOB_IDS, NONTERMINAL_RECS, NOT_RETRIED, REC
                     Mode, Pc, Phase, Policy, Reason, Rec, Result, Rules, Timer, key)
 
 
-class Operator(RayJobState, kubernetes.OperatorProcess):
+class Operator(RayJobState):
     # ------------------------------------------------------------ in-memory edits
     def _set(s, **fields):
         s.m_h = s.m_h._replace(**fields)
@@ -41,13 +38,6 @@ class Operator(RayJobState, kubernetes.OperatorProcess):
         return getattr(s, CALL_STEP[s.pc])()
 
     # ------------------------------------------------------------ Reconcile
-    # The library's work queue (spec/kubernetes/operator.py) with IDLE_RECONCILES: a
-    # reconcile may start whenever the operator is idle, fair where `_reconcile_owed`;
-    # taking the key is starting clean (`m_clean`), as RayJob keeps "owed" in
-    # `settled`, `m_clean` and `last_result` rather than in `queued`.
-    IDLE_RECONCILES = True
-    op_call = None              # RayJob names an action per call (below)
-
     @action(group="reconcile", fair="weak", fair_when=RayJobState._reconcile_owed,
             calls="informer cache")
     def op_start(s):
@@ -55,12 +45,8 @@ class Operator(RayJobState, kubernetes.OperatorProcess):
         return {}), the deletion branch, keep a copy of its status (C:142), validate it,
         then the branch up to its first call. The constants are valid specs (S1); only a
         user's edit (`user_edits_spec`) makes one invalid."""
-        super().op_start()
-
-    def _take_key(s):
+        require(s.pc is Pc.IDLE and not s.op_down)
         s.m_clean = True
-
-    def _reconcile(s):
         h, b = s._read(Kind.RAYJOB)
         if h is None:
             s._end(Result.WAIT)
