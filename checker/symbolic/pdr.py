@@ -264,7 +264,7 @@ class _Breaker:
     a fresh solver per round spent 48 s on seventeen (each preprocesses the whole relation
     again). Where it cannot tell in time, a fresh preprocessing solver answers: much the
     faster to show that no step breaks any candidate (the last round: on proofs/no_faults,
-    22 s, where the kept solver had not answered in 8; on driver_once 18 s, not in 20)."""
+    22 s, where the kept solver had not answered in 8; on driver_once it had not in 20)."""
 
     def __init__(self, transition: list, alive: dict, after: dict):
         self.transition, self.after, self.rounds = transition, after, 0
