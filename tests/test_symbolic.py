@@ -792,6 +792,12 @@ class Traps(Spec):
         if s.color is s.maybe:
             s.maybe = None
 
+    @action
+    def types_of_values(s):
+        """`type()` of a symbolic value is the type it stands for, not its wrapper's."""
+        require(type(s.color) is Color and type(s.x) is int and type(s.x < 0) is bool)
+        s.color = Color.GREEN if type(s.maybe) is Color else Color.RED
+
 
 class IdentityOfRecords(Traps):
     @action
@@ -815,7 +821,7 @@ class LoopOverSet(Traps):
         s.x = min(4, sum(1 for _ in s.seen))
 
 
-def test_is_on_singletons_floor_division_lookups_and_len_agree_with_explicit():
+def test_is_on_singletons_floor_division_lookups_len_and_type_agree_with_explicit():
     m = Machine(Traps)
     rel = Relation(m)
     frontier = m.initial_states()
@@ -848,8 +854,61 @@ class Child(Parent):
         s.busy = s.x == 2
 
 
-def test_an_override_calling_super_reads_as_the_explicit_engine_runs_it():
-    m = Machine(Child)
+class Reached:
+    """Spec code reached by no name of the spec's module: through a class."""
+
+    @staticmethod
+    def empty(slot):
+        return slot is None
+
+
+class ByClassName(Parent):
+    """The parent's action called by its class's name, not `super()` (before, it ran as
+    Python's own, its `is` read False on a symbolic Option, and the step vanished)."""
+
+    @action
+    def fill(s):
+        Parent.fill(s)
+
+
+class ThroughAClass(Parent):
+    @action
+    def fill(s):
+        require(Reached.empty(s.slot) and s.x < 2)
+        s.x += 1
+
+
+class AsAnArgument(Parent):
+    """A spec function handed to a builtin, which calls it."""
+
+    @action
+    def fill(s):
+        require(all(map(Reached.empty, [s.slot])) and s.x < 2)
+        s.x += 1
+
+
+class Slot(NamedTuple):
+    v: Option[Int[1, 2]] = None
+
+    def empty(self):
+        return self.v is None
+
+
+class ARecordsMethod(Spec):
+    rec: Slot = Slot()
+    x: Int[0, 2] = 0
+
+    @action
+    def fill(s):
+        require(s.rec.empty() and s.x < 2)
+        s.x += 1
+
+
+@pytest.mark.parametrize("spec", [Child, ByClassName, ThroughAClass, AsAnArgument, ARecordsMethod])
+def test_spec_code_reached_other_than_by_name_reads_as_the_explicit_engine_runs_it(spec):
+    """An override calling `super()`, a call by class name, through a class, a function
+    handed to a builtin, a record's method: each is read recompiled, so each step is there."""
+    m = Machine(spec)
     rel = Relation(m)
     frontier, seen = m.initial_states(), 0
     while frontier:
@@ -858,6 +917,47 @@ def test_an_override_calling_super_reads_as_the_explicit_engine_runs_it():
         seen += len(frontier)
         frontier = [s for st in frontier for _, _, s in m.successors(st)]
     assert seen == 3
+
+
+is_empty = lambda slot: slot is None     # noqa: E731 (a lambda on purpose: no def to recompile)
+
+
+class ALambda(Parent):
+    @action
+    def fill(s):
+        require(is_empty(s.slot) and s.x < 2)
+        s.x += 1
+
+
+class Flagged(NamedTuple):
+    v: Option[Int[1, 2]] = None
+
+    @property
+    def empty(self):
+        return self.v is None
+
+
+class ARecordsProperty(Spec):
+    rec: Flagged = Flagged()
+    x: Int[0, 2] = 0
+
+    @action
+    def fill(s):
+        require(s.rec.empty and s.x < 2)
+        s.x += 1
+
+
+@pytest.mark.parametrize("spec, message, code", [
+    (ALambda, r"<lambda> uses `is` or `match` and its source cannot be recompiled",
+     is_empty.__code__),
+    (ARecordsProperty, r"Flagged.empty uses `is` or `match` on a record", Flagged.empty.fget.__code__),
+])
+def test_spec_code_the_reader_cannot_recompile_is_refused_at_its_line(spec, message, code):
+    """What would compare by identity where no call of the spec's reaches it to
+    recompile is refused at its line, never read as a smaller relation."""
+    with pytest.raises(SpecError, match=message) as e:
+        Relation(Machine(spec))
+    assert e.value.where == f"{__file__}:{code.co_firstlineno}"
 
 
 class ShortCircuit(Spec):

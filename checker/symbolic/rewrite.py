@@ -10,6 +10,14 @@ singletons None, True, False and enum members (which is what identity means ther
 and an error naming the line otherwise. A `match` on a symbolic subject is an error too
 (class patterns test the wrapper's type, `case None` tests identity).
 
+Every other call goes through `_sym_call`, which follows the callee at run time: a spec
+function reached by its class's name (`Base.step(s)`), through a module (`helpers.f(x)`),
+a bound method of a record, or a function handed to another as an argument
+(`sorted(q, key=rank)`) runs recompiled as well, never as the original, whose `is` would
+silently read False. A spec function whose source cannot be recompiled (a lambda, code
+made by `exec`) and that compares by identity is refused where it is called, and so is
+a property or an operator method of a record class that does.
+
 `a and b`, `a or b`, `not a`, `all(...)`, `any(...)`, `min(...)` and `max(...)` on
 symbolic values become one term, `And(a, b)` and so on, rather than one path per
 operand: the right operand is evaluated only for the states where Python would
@@ -21,6 +29,7 @@ member or per length.
 from __future__ import annotations
 
 import ast
+import dis
 import enum
 import functools
 import sysconfig
@@ -113,6 +122,15 @@ _SCALARS = (type(None), bool, int, enum.Enum)     # strings: no term (a method's
 def _sym_len(x):
     """`len` of a symbolic set is a term (its number of members), not a fork per size."""
     return x.size() if hasattr(x, "size") else len(x)
+
+
+def _sym_type(*args):
+    """`type(x)` of a symbolic value is the type it stands for (bool, int, its enum, or
+    None's and the value's for an Option: the path forks), as `isinstance` sees through
+    its `__class__`; Python's own would answer the wrapper's class."""
+    if len(args) == 1 and isinstance(args[0], SOption):
+        return _sym_type(args[0].unwrap())
+    return args[0].__class__ if len(args) == 1 and isinstance(args[0], Sym) else type(*args)
 
 
 def _sym_count(sequence, x):
@@ -226,13 +244,12 @@ _sym_min = _sym_extreme(lambda a, b: a < b, min)
 _sym_max = _sym_extreme(lambda a, b: a > b, max)
 _HELPERS = dict(_sym_is=_sym_is, _sym_is_not=_sym_is_not, _sym_match=_sym_match,
                 _sym_in=_sym_in, _sym_not_in=_sym_not_in, _sym_len=_sym_len,
-                _sym_getitem=_sym_getitem,
-                _sym_count=_sym_count,
+                _sym_getitem=_sym_getitem, _sym_type=_sym_type, _sym_count=_sym_count,
                 _sym_and=_sym_and, _sym_or=_sym_or, _sym_not=_sym_not, _sym_all=_sym_all,
                 _sym_any=_sym_any, _sym_min=_sym_min, _sym_max=_sym_max,
                 _sym_all_in=_sym_all_in, _sym_any_in=_sym_any_in)
 _BUILTINS = {"all": "_sym_all", "any": "_sym_any", "min": "_sym_min", "max": "_sym_max",
-             "len": "_sym_len"}
+             "len": "_sym_len", "type": "_sym_type"}
 
 
 def _quantifier(node: ast.Call) -> ast.Call | None:
@@ -314,6 +331,9 @@ class _Rewrite(ast.NodeTransformer):
                 len(node.args) == 1 and not node.keywords:
             node = ast.copy_location(ast.Call(ast.Name("_sym_count", ast.Load()),
                                               [node.func.value, node.args[0]], []), node)
+        if not (isinstance(node.func, ast.Name) and node.func.id.startswith("_sym_")):
+            node.args.insert(0, node.func)          # the callee, followed at run time
+            node.func = ast.copy_location(ast.Name("_sym_call", ast.Load()), node.func)
         return node
 
     def visit_Subscript(self, node):
@@ -336,17 +356,24 @@ class Compiler:
     def __init__(self):
         self.done: dict[object, object] = {}
         self.shadows: dict[int, dict] = {}
+        self.made: set[types.CodeType] = set()     # the code of every function recompiled
 
     def function(self, fn):
-        """`fn` recompiled (or `fn` itself if it is not the spec's own code)."""
+        """`fn` recompiled (or `fn` itself if it is not the spec's own code; a stand-in
+        that refuses to run if it is, compares by identity and cannot be recompiled)."""
         if fn in self.done:
             return self.done[fn]
         self.done[fn] = fn
-        found = source_def(fn) if _user_function(fn) else None
-        if found is None:
+        if not _user_function(fn) or fn.__code__ in self.made:
             return fn
-        fdef, filename = found
-        made = recompile(_Rewrite(filename).visit(fdef), filename, self._shadow(fn.__globals__), fn)
+        found = source_def(fn)
+        if found is None:
+            made = _refused(fn) if _compares_identity(fn.__code__) else fn
+        else:
+            fdef, filename = found
+            made = recompile(_Rewrite(filename).visit(fdef), filename,
+                             self._shadow(fn.__globals__), fn)
+            self.made.update(_codes(made.__code__))
         self.done[fn] = made
         for shadow in self.shadows.values():    # one built while `fn` was being read holds
             for name, value in shadow.items():  # `fn` itself (the placeholder above)
@@ -354,12 +381,30 @@ class Compiler:
                     shadow[name] = made
         return made
 
+    def follow(self, value):
+        """A function or bound method as recompiled code calls it: recompiled too."""
+        kind = type(value)
+        if kind is types.FunctionType:
+            return value if value.__code__ in self.made else self.function(value)
+        if kind is types.MethodType and type(value.__func__) is types.FunctionType:
+            made = self.follow(value.__func__)
+            return value if made is value.__func__ else types.MethodType(made, value.__self__)
+        return value
+
+    def call(self, fn, /, *args, **kwargs):
+        """`fn(*args, **kwargs)` in recompiled code: the callee and any function passed
+        to it followed, so that no original of the spec's code runs on symbolic values."""
+        follow = self.follow
+        if kwargs:
+            kwargs = {k: follow(v) for k, v in kwargs.items()}
+        return follow(fn)(*map(follow, args), **kwargs)
+
     def _shadow(self, module_globals: dict) -> dict:
         """A copy of a module's namespace whose user functions are recompiled too."""
         key = id(module_globals)
         if key not in self.shadows:
             shadow = self.shadows[key] = dict(module_globals)
-            shadow.update(_HELPERS, _sym_super=functools.partial(_Super, self))
+            shadow.update(_HELPERS, _sym_super=functools.partial(_Super, self), _sym_call=self.call)
             for name, value in module_globals.items():
                 if isinstance(value, types.FunctionType):
                     shadow[name] = self.function(value)
@@ -395,8 +440,57 @@ class _Super:
 
 
 def _user_function(fn) -> bool:
-    if not isinstance(fn, types.FunctionType):
-        return False
-    path = Path(fn.__code__.co_filename).resolve()
+    return isinstance(fn, types.FunctionType) and _user_file(fn.__code__.co_filename)
+
+
+@functools.lru_cache(maxsize=None)
+def _user_file(filename: str) -> bool:
+    path = Path(filename).resolve()
     return path.is_file() and not any(root == path or root in path.parents for root in _SKIP)
+
+
+def _codes(code: types.CodeType):
+    """`code` and the code of every def, lambda and comprehension within it."""
+    yield code
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            yield from _codes(const)
+
+
+_IDENTITY_OPS = {dis.opmap[name] for name in ("IS_OP", "MATCH_CLASS", "MATCH_MAPPING",
+                                              "MATCH_SEQUENCE", "MATCH_KEYS")}
+
+
+def _compares_identity(code: types.CodeType) -> bool:
+    """Does `code` (or code within it) use `is` or `match`, which read a symbolic value
+    wrongly when run as Python's own?"""
+    return any(i.opcode in _IDENTITY_OPS for c in _codes(code) for i in dis.get_instructions(c))
+
+
+def _refused(fn):
+    """A stand-in for `fn` that fails where it is called, naming `fn`'s line."""
+    code = fn.__code__
+    where = f"{code.co_filename}:{code.co_firstlineno}"
+
+    def refused(*args, **kwargs):
+        raise SymbolicError(f"{fn.__qualname__} uses `is` or `match` and its source cannot be "
+                            "recompiled (a lambda, or code made at run time), so the symbolic "
+                            "engines cannot read it: make it a def", where)
+    return refused
+
+
+def check_record(cls: type):
+    """Refuse a record class (a state's values) whose properties or operator methods use
+    `is` or `match`: Python calls them on symbolic fields behind the reader's back, where
+    no call of the spec's could be followed."""
+    for klass in cls.__mro__:
+        for name, value in vars(klass).items():
+            fn = value.fget if isinstance(value, property) else value
+            dunder = name.startswith("__") and name.endswith("__")
+            if (isinstance(value, property) or dunder) and _user_function(fn) and \
+                    _compares_identity(fn.__code__):
+                raise SymbolicError(f"{cls.__name__}.{name} uses `is` or `match` on a record the "
+                                    "symbolic engines read: make it a plain method or a function "
+                                    "and call it", f"{fn.__code__.co_filename}:"
+                                    f"{fn.__code__.co_firstlineno}")
 

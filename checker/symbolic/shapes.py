@@ -18,6 +18,7 @@ from ..lang.domains import (BoolDomain, Domain, EnumDomain, IntDomain, MapDomain
 from ..lang.sequences import SeqDomain, SeqValue
 from .containers import SMap, SSet
 from .paths import SymbolicError
+from .rewrite import check_record
 from .sequences import SSeq
 from .terms import SBool, SEnum, SInt, SOption, Sym, bool_term, is_record
 
@@ -113,6 +114,7 @@ class OptionShape(Shape):
 
 class RecordShape(Shape):
     def __init__(self, cls, fields: dict[str, Shape]):
+        check_record(cls)
         self.cls, self.fields = cls, fields
         self.width = sum(s.width for s in fields.values())
 
