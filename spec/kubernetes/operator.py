@@ -31,7 +31,8 @@ Two opt-ins of a controller's class, for a spec written the RayJob spec's way:
   informer's periodic resync, controller-runtime's `SyncPeriod`, re-delivers every
   object; so does an event on an object the model leaves out), and `op_start` is weakly
   fair only where the key is queued: RayJob's `op_start`, enabled whenever the operator
-  is idle, fair where `_reconcile_owed`. `queued` is then that "owed".
+  is idle, fair where `_reconcile_owed`. `queued` is then that "owed". (RayJob keeps
+  "owed" in variables of its own: it takes `op_start` through `_take_key`.)
 * `ACTION_PER_CALL = True`: an action `op_<call>` per member of `Pc` (`op_create_child`
   for `CREATE_CHILD`) in place of `op_call`, so that traces name the call as RayJob's
   do (`op_create_cluster`, ...). The same steps: only their names differ.
@@ -74,12 +75,17 @@ class OperatorProcess(Spec):
         """A reconcile is owed while the key is queued: an event or a requeue put it there."""
         return s.queued
 
+    def _take_key(s):
+        """The worker takes the key from the queue: an event from now on queues it again
+        (where the queue lives: a controller keeping it elsewhere overrides this)."""
+        s.queued = False
+
     @action(group="reconcile", fair="weak", fair_when=_reconcile_owed, calls="informer cache")
     def op_start(s):
         """The worker takes the key from the queue and reconciles it (controller-runtime's
         processNextWorkItem); with IDLE_RECONCILES, also a key no modelled event queued."""
-        require(s.pc is s.Pc.IDLE and (s.queued or s.IDLE_RECONCILES) and not s.op_down)
-        s.queued = False
+        require(s.pc is s.Pc.IDLE and (s.IDLE_RECONCILES or s.queued) and not s.op_down)
+        s._take_key()
         s._reconcile()
 
     @action(group="reconcile", fair="weak", calls="API server")

@@ -3,9 +3,10 @@
 `op_start` reads the RayJob from the cache and runs the local computation of the branch up
 to its first API-server or dashboard call; each `op_<call>` action performs that call and
 the computation after it, up to the next call or the end of the reconcile. So every call
-is a crash point (reference §13.3), and cache reads happen where the Go code reads. The
-line numbers are those of `rayjob_controller.go` (C:), `job.go` (J:) and the dashboard
-client (D:) as cited in the reference.
+is a crash point (reference §13.3), and cache reads happen where the Go code reads.
+`op_start` is the library's (spec/kubernetes/operator.py, with `IDLE_RECONCILES`), over
+`_take_key` and `_reconcile`. The line numbers are those of `rayjob_controller.go` (C:),
+`job.go` (J:) and the dashboard client (D:) as cited in the reference.
 
 Fairness (liveness): `op_start` is weakly fair only where a reconcile is owed
 (`RayJobState._reconcile_owed`: the last Reconcile returned RequeueAfter or an error, or
@@ -13,6 +14,8 @@ a watched object changed); once started, Reconcile runs to its return, so every 
 step is weakly fair (a crash or outage in between is a fault).
 """
 from checker import action, require
+
+from spec import kubernetes
 
 from .state import RayJobState
 from .types import (CR_STATUS, DRAWN_JOB_IDS, NONTERMINAL_RECS, NOT_RETRIED, REC_STATUS,
@@ -38,6 +41,14 @@ class Operator(RayJobState):
         return getattr(s, CALL_STEP[s.pc])()
 
     # ------------------------------------------------------------ Reconcile
+    # The library's `op_start` (spec/kubernetes/operator.py) with IDLE_RECONCILES: a
+    # reconcile may start whenever the operator is idle, fair where `_reconcile_owed`;
+    # taking the key is starting clean (`m_clean`), as RayJob keeps "owed" in
+    # `settled`, `m_clean` and `last_result` rather than in `queued`. Called, not
+    # inherited: the library's class would be the action's actor (the lane of trace
+    # diagrams) and bring `op_call`, which RayJob names per call.
+    IDLE_RECONCILES = True
+
     @action(group="reconcile", fair="weak", fair_when=RayJobState._reconcile_owed,
             calls="informer cache")
     def op_start(s):
@@ -45,8 +56,12 @@ class Operator(RayJobState):
         return {}), the deletion branch, keep a copy of its status (C:142), validate it,
         then the branch up to its first call. The constants are valid specs (S1); only a
         user's edit (`user_edits_spec`) makes one invalid."""
-        require(s.pc is Pc.IDLE and not s.op_down)
+        kubernetes.OperatorProcess.op_start(s)
+
+    def _take_key(s):
         s.m_clean = True
+
+    def _reconcile(s):
         h, b = s._read(Kind.RAYJOB)
         if h is None:
             s._end(Result.WAIT)
