@@ -21,8 +21,8 @@ from checker.results import Verdict
 from checker.explicit.trace import replay
 from spec.rayjob import mutants
 from spec.rayjob.proofs import (AtMostOnceLemmas, DriverOnceLemmas, Lemmas, ModeLemmas,
-                                 NoFaultLemmas, NoFaultModeLemmas, StaleAtMostOnceLemmas,
-                                 StaleDriverOnceLemmas, StaleLemmas)
+                                 NoFaultLemmas, NoFaultModeLemmas, SidecarOnceLemmas,
+                                 StaleAtMostOnceLemmas, StaleDriverOnceLemmas, StaleLemmas)
 from spec.rayjob.spec import RayJob
 from spec.rayjob.types import ClusterId, Head, JStat, Mode, Phase, Rank, Reason, Rec, Rules
 
@@ -125,9 +125,10 @@ def model_path(name: str) -> Path:
 def with_lemmas(spec_cls):
     """The spec with every lemma of spec/rayjob/proofs (proof aids, apart from the spec):
     checked with the claims, they must hold on every bounded model."""
-    return type(spec_cls.__name__, (spec_cls, StaleDriverOnceLemmas, DriverOnceLemmas,
-                                    StaleAtMostOnceLemmas, AtMostOnceLemmas, StaleLemmas,
-                                    Lemmas, ModeLemmas, NoFaultLemmas, NoFaultModeLemmas), {})
+    return type(spec_cls.__name__, (spec_cls, SidecarOnceLemmas, StaleDriverOnceLemmas,
+                                    DriverOnceLemmas, StaleAtMostOnceLemmas, AtMostOnceLemmas,
+                                    StaleLemmas, Lemmas, ModeLemmas, NoFaultLemmas,
+                                    NoFaultModeLemmas), {})
 
 
 @functools.cache
@@ -440,6 +441,8 @@ def test_the_spec_has_the_claims_and_the_proof_specs_the_lemmas():
                          ("slow/at_most_once", common | AtMostOnceLemmas.__dict__),
                          ("slow/driver_once", common | AtMostOnceLemmas.__dict__
                           | DriverOnceLemmas.__dict__),
+                         ("slow/driver_once_sidecar", common | AtMostOnceLemmas.__dict__
+                          | DriverOnceLemmas.__dict__ | SidecarOnceLemmas.__dict__),
                          ("slow/driver_once_stale", common | AtMostOnceLemmas.__dict__
                           | StaleLemmas.__dict__ | StaleAtMostOnceLemmas.__dict__
                           | DriverOnceLemmas.__dict__ | StaleDriverOnceLemmas.__dict__)):

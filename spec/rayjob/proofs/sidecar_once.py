@@ -1,0 +1,83 @@
+"""Lemmas of claim 3 with faults in SidecarMode: no attempt's driver starts twice, for every
+backoffLimit and fault budget (models/rayjob/proofs/slow/driver_once_sidecar.toml).
+
+In SidecarMode the only submitter of a cluster name is the container of its head pod,
+which carries the id frozen into it at the create, and a head pod is never re-created
+(`ray.io/disable-provisioned-head-restart`): the name's GCS holds at most that one record,
+created by the container's first accepted submit, and it stays as long as the container
+(both go with the pod). So a driver starts on a name at most once. They hold with one
+operator process, an exact cache, no hand deletion of the RayCluster (Initializing re-creates
+it under the same name: hand_F1's path, `sidecar_hand_F1`) and no GCS fault tolerance (its
+records outlive the lost head); elsewhere, and in the other modes, they are trivially true;
+every bounded model checks them. Each was found by a counterexample to induction that
+Houdini printed (`check-model MODEL -v`).
+"""
+from checker import GroupOn, invariant
+
+from ..state import RayJobState
+from ..types import ClusterId, Exit, KvKey, Mode, PodSlot, Rec, SubPc
+
+
+class SidecarOnceLemmas(RayJobState):
+    hand_deletes_cluster = GroupOn("user_delete_cluster")
+
+    def _one_sidecar_per_name(s) -> bool:
+        """The setting of the module docstring (the pools sufficing too)."""
+        return (s.mode is Mode.SIDECAR and not s.failed_over and not s.hand_deletes_cluster
+                and not s.gcs_ft and not s.L and not s.id_overflow)
+
+    def _own_record(s, c: ClusterId) -> Rec:
+        """The record of the id frozen into c's container (c has one)."""
+        return s.kv[KvKey(c, s.sidecar[c].job_id)]
+
+    def _container_at(s, c: ClusterId, pc: SubPc) -> bool:
+        sc = s.sidecar[c]
+        return sc is not None and sc.exit is Exit.RUNNING and sc.pc is pc
+
+    @invariant
+    def lemma_sidecar_mode_has_no_submitter_job(s):
+        """SidecarMode creates no submitter Job (createK8sJobIfNeed is K8sJobMode's), so no
+        submitter pod runs either, lingering or not."""
+        return s.mode is not Mode.SIDECAR or (
+            s.job is None and all(s.pods[p] is None for p in PodSlot))
+
+    @invariant
+    def lemma_records_are_the_sidecars(s):
+        """A name's GCS holds only the record of its container's id: only the container
+        submits to it (on 127.0.0.1, J:95-100), and the record goes with the head pod,
+        which takes the container with it (`_head_stops`)."""
+        return not s._one_sidecar_per_name() or all(
+            s.kv[k] is Rec.NONE or (s.sidecar[k.c] is not None and k.j is s.sidecar[k.c].job_id)
+            for k in s.kv)
+
+    @invariant
+    def lemma_sidecar_submits_before_any_start(s):
+        """A container at `ray job submit` has no record yet (its first step, or the
+        status check found none) and no driver started on its name: the name was created
+        once, with its ghosts reset when it was drawn (p3)."""
+        return not s._one_sidecar_per_name() or all(
+            not s._container_at(c, SubPc.SUBMIT)
+            or (s._own_record(c) is Rec.NONE and s.cl_driver_starts[c] == 0)
+            for c in ClusterId)
+
+    @invariant
+    def lemma_restarted_sidecar_checks_a_record_or_none_started(s):
+        """With the SidecarSubmitterRestart gate a container restarts at `ray job status`:
+        either its record exists (it will follow it), or no driver started on its name."""
+        return not s._one_sidecar_per_name() or all(
+            not s._container_at(c, SubPc.STATUS)
+            or s._own_record(c) is not Rec.NONE or s.cl_driver_starts[c] == 0
+            for c in ClusterId)
+
+    @invariant
+    def lemma_following_sidecar_has_its_record(s):
+        """A container follows a job it submitted or found: the record exists until the
+        head pod, and the container, go."""
+        return not s._one_sidecar_per_name() or all(
+            not s._container_at(c, SubPc.FOLLOW) or s._own_record(c) is not Rec.NONE for c in ClusterId)
+
+    @invariant
+    def lemma_started_sidecar_name_has_no_pending_record(s):
+        """Once a driver started on a name, its record is past PENDING (p3)."""
+        return not s._one_sidecar_per_name() or all(
+            s.cl_driver_starts[k.c] == 0 or s.kv[k] is not Rec.PENDING for k in s.kv)
