@@ -470,6 +470,8 @@ MODE_KILLS = [
       "p5a_no_cr_overlap": 7, "p12_single_submit_call": 11,  # p3 counts per name (1a's)
       "s_model_bounds": 12}),
     (mutants.SidecarHeadRecreated, "sidecar_head_F1", {}, {"p3_driver_once_per_attempt": 12}),
+    (mutants.SidecarHeadRecreated, "sidecar_head_F1", {"sidecar_restart": True},  # the gate's
+     {"p3_driver_once_per_attempt": 14}),                     # proof: driver_once_sidecar_restart
     (mutants.StatusUpdateNoVersion, "rayjob", SIDECAR, {"p4_identity_stable": 6}),
     (mutants.BackoffOffByOne, "sidecar_F0", {}, {"p6_retries_bounded": 39}),
     (mutants.Eager404Fail, "sidecar_F0", {}, {"p7_succeeded_not_failed": 16}),
