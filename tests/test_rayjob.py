@@ -430,6 +430,8 @@ def test_the_spec_has_the_claims_and_the_proof_specs_the_lemmas():
     assert not [p.name for p in Machine(RayJob).properties if p.name.startswith("lemma_")]
     common = Lemmas.__dict__ | ModeLemmas.__dict__
     no_faults = common | NoFaultLemmas.__dict__ | NoFaultModeLemmas.__dict__
+    sidecar_once = (common | AtMostOnceLemmas.__dict__ | DriverOnceLemmas.__dict__
+                    | SidecarOnceLemmas.__dict__)
     for name, lemmas in (("no_faults", no_faults), ("slow/no_faults_http", no_faults),
                          ("slow/no_faults_sidecar", no_faults),
                          ("slow/no_faults_interactive", no_faults),
@@ -441,8 +443,9 @@ def test_the_spec_has_the_claims_and_the_proof_specs_the_lemmas():
                          ("slow/at_most_once", common | AtMostOnceLemmas.__dict__),
                          ("slow/driver_once", common | AtMostOnceLemmas.__dict__
                           | DriverOnceLemmas.__dict__),
-                         ("slow/driver_once_sidecar", common | AtMostOnceLemmas.__dict__
-                          | DriverOnceLemmas.__dict__ | SidecarOnceLemmas.__dict__),
+                         ("slow/driver_once_sidecar", sidecar_once),
+                         ("slow/driver_once_sidecar_restart", sidecar_once),
+                         ("slow/submit_once_sidecar", sidecar_once),
                          ("slow/driver_once_stale", common | AtMostOnceLemmas.__dict__
                           | StaleLemmas.__dict__ | StaleAtMostOnceLemmas.__dict__
                           | DriverOnceLemmas.__dict__ | StaleDriverOnceLemmas.__dict__)):
@@ -469,7 +472,8 @@ MODE_KILLS = [
      {"p1a_one_cluster_name_per_attempt": 7, "p1b_cluster_created_once_per_attempt": 7,
       "p5a_no_cr_overlap": 7, "p12_single_submit_call": 11,  # p3 counts per name (1a's)
       "s_model_bounds": 12}),
-    (mutants.SidecarHeadRecreated, "sidecar_head_F1", {}, {"p3_driver_once_per_attempt": 12}),
+    (mutants.SidecarHeadRecreated, "sidecar_head_F1", {}, {"p3_driver_once_per_attempt": 12,
+                                                            "p12_single_submit_call": 10}),
     (mutants.SidecarHeadRecreated, "sidecar_head_F1", {"sidecar_restart": True},  # the gate's
      {"p3_driver_once_per_attempt": 14}),                     # proof: driver_once_sidecar_restart
     (mutants.StatusUpdateNoVersion, "rayjob", SIDECAR, {"p4_identity_stable": 6}),

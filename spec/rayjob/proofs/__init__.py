@@ -27,8 +27,9 @@ it uses:
                   (driver_once_stale*.toml)
     sidecar_once.py
                   SidecarOnceLemmas: SidecarMode's one submitter per cluster name and its
-                  one record, for claim 3 with faults there
-                  (models/rayjob/proofs/slow/driver_once_sidecar.toml)
+                  one record, for claims 3 and 12 with faults there
+                  (models/rayjob/proofs/slow/driver_once_sidecar*.toml,
+                  submit_once_sidecar.toml)
     no_faults.py  NoFaultLemmas: the attempts, the submitter and the Ray records when
                   nothing fails, for claim 7 and the at-most-once claims
                   (models/rayjob/proofs/no_faults.toml, slow/no_faults_http.toml)
@@ -83,8 +84,8 @@ class RayJobDriverOnceProof(RayJobAtMostOnceProof, DriverOnceLemmas, PoolsSuffic
 
 
 class RayJobDriverOnceSidecarProof(RayJobDriverOnceProof, SidecarOnceLemmas):
-    """RayJobDriverOnceProof with the lemmas of sidecar_once.py too (claim 3 with faults in
-    SidecarMode)."""
+    """RayJobDriverOnceProof with the lemmas of sidecar_once.py too (claims 3 and 12 with
+    faults in SidecarMode)."""
 
 
 class RayJobStaleProof(RayJobProof, StaleLemmas):
