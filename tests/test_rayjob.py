@@ -21,8 +21,8 @@ from checker.results import Verdict
 from checker.explicit.trace import replay
 from spec.rayjob import mutants
 from spec.rayjob.proofs import (AtMostOnceLemmas, DriverOnceLemmas, Lemmas, ModeLemmas,
-                                 NoFaultLemmas, NoFaultModeLemmas, StaleAtMostOnceLemmas,
-                                 StaleDriverOnceLemmas, StaleLemmas)
+                                 NoFaultLemmas, NoFaultModeLemmas, SidecarOnceLemmas,
+                                 StaleAtMostOnceLemmas, StaleDriverOnceLemmas, StaleLemmas)
 from spec.rayjob.spec import RayJob
 from spec.rayjob.types import ClusterId, Head, JStat, Mode, Phase, Rank, Reason, Rec, Rules
 
@@ -125,9 +125,10 @@ def model_path(name: str) -> Path:
 def with_lemmas(spec_cls):
     """The spec with every lemma of spec/rayjob/proofs (proof aids, apart from the spec):
     checked with the claims, they must hold on every bounded model."""
-    return type(spec_cls.__name__, (spec_cls, StaleDriverOnceLemmas, DriverOnceLemmas,
-                                    StaleAtMostOnceLemmas, AtMostOnceLemmas, StaleLemmas,
-                                    Lemmas, ModeLemmas, NoFaultLemmas, NoFaultModeLemmas), {})
+    return type(spec_cls.__name__, (spec_cls, SidecarOnceLemmas, StaleDriverOnceLemmas,
+                                    DriverOnceLemmas, StaleAtMostOnceLemmas, AtMostOnceLemmas,
+                                    StaleLemmas, Lemmas, ModeLemmas, NoFaultLemmas,
+                                    NoFaultModeLemmas), {})
 
 
 @functools.cache
@@ -429,6 +430,8 @@ def test_the_spec_has_the_claims_and_the_proof_specs_the_lemmas():
     assert not [p.name for p in Machine(RayJob).properties if p.name.startswith("lemma_")]
     common = Lemmas.__dict__ | ModeLemmas.__dict__
     no_faults = common | NoFaultLemmas.__dict__ | NoFaultModeLemmas.__dict__
+    sidecar_once = (common | AtMostOnceLemmas.__dict__ | DriverOnceLemmas.__dict__
+                    | SidecarOnceLemmas.__dict__)
     for name, lemmas in (("no_faults", no_faults), ("slow/no_faults_http", no_faults),
                          ("slow/no_faults_sidecar", no_faults),
                          ("slow/no_faults_interactive", no_faults),
@@ -440,6 +443,9 @@ def test_the_spec_has_the_claims_and_the_proof_specs_the_lemmas():
                          ("slow/at_most_once", common | AtMostOnceLemmas.__dict__),
                          ("slow/driver_once", common | AtMostOnceLemmas.__dict__
                           | DriverOnceLemmas.__dict__),
+                         ("slow/driver_once_sidecar", sidecar_once),
+                         ("slow/driver_once_sidecar_restart", sidecar_once),
+                         ("slow/submit_once_sidecar", sidecar_once),
                          ("slow/driver_once_stale", common | AtMostOnceLemmas.__dict__
                           | StaleLemmas.__dict__ | StaleAtMostOnceLemmas.__dict__
                           | DriverOnceLemmas.__dict__ | StaleDriverOnceLemmas.__dict__)):
@@ -466,7 +472,10 @@ MODE_KILLS = [
      {"p1a_one_cluster_name_per_attempt": 7, "p1b_cluster_created_once_per_attempt": 7,
       "p5a_no_cr_overlap": 7, "p12_single_submit_call": 11,  # p3 counts per name (1a's)
       "s_model_bounds": 12}),
-    (mutants.SidecarHeadRecreated, "sidecar_head_F1", {}, {"p3_driver_once_per_attempt": 12}),
+    (mutants.SidecarHeadRecreated, "sidecar_head_F1", {}, {"p3_driver_once_per_attempt": 12,
+                                                            "p12_single_submit_call": 10}),
+    (mutants.SidecarHeadRecreated, "sidecar_head_F1", {"sidecar_restart": True},  # the gate's
+     {"p3_driver_once_per_attempt": 14}),                     # proof: driver_once_sidecar_restart
     (mutants.StatusUpdateNoVersion, "rayjob", SIDECAR, {"p4_identity_stable": 6}),
     (mutants.BackoffOffByOne, "sidecar_F0", {}, {"p6_retries_bounded": 39}),
     (mutants.Eager404Fail, "sidecar_F0", {}, {"p7_succeeded_not_failed": 16}),

@@ -25,6 +25,11 @@ it uses:
                   StaleDriverOnceLemmas: claim 3's, said of every cluster name, since a
                   stale read may leave another attempt's RayCluster behind
                   (driver_once_stale*.toml)
+    sidecar_once.py
+                  SidecarOnceLemmas: SidecarMode's one submitter per cluster name and its
+                  one record, for claims 3 and 12 with faults there
+                  (models/rayjob/proofs/slow/driver_once_sidecar*.toml,
+                  submit_once_sidecar.toml)
     no_faults.py  NoFaultLemmas: the attempts, the submitter and the Ray records when
                   nothing fails, for claim 7 and the at-most-once claims
                   (models/rayjob/proofs/no_faults.toml, slow/no_faults_http.toml)
@@ -45,6 +50,7 @@ from .lemmas import Lemmas
 from .modes import ModeLemmas
 from .no_faults import NoFaultLemmas
 from .no_faults_modes import NoFaultModeLemmas
+from .sidecar_once import SidecarOnceLemmas
 from .stale import StaleAtMostOnceLemmas, StaleDriverOnceLemmas, StaleLemmas
 
 
@@ -75,6 +81,11 @@ class RayJobDriverOnceProof(RayJobAtMostOnceProof, DriverOnceLemmas, PoolsSuffic
     """RayJobAtMostOnceProof with the lemmas of driver_once.py too (claim 3 with faults),
     over the runs whose pools of names suffice: past that, a lingering submitter pod of an
     earlier attempt may submit its own id to the reused name."""
+
+
+class RayJobDriverOnceSidecarProof(RayJobDriverOnceProof, SidecarOnceLemmas):
+    """RayJobDriverOnceProof with the lemmas of sidecar_once.py too (claims 3 and 12 with
+    faults in SidecarMode)."""
 
 
 class RayJobStaleProof(RayJobProof, StaleLemmas):
