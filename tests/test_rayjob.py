@@ -480,10 +480,18 @@ MODE_KILLS = [
     (mutants.BackoffOffByOne, "interactive_F0", {}, {"p6_retries_bounded": 23}),
     (mutants.Eager404Fail, "interactive_F0", {}, {"p7_succeeded_not_failed": 19}),
 ]
+# The same in the other settings: claim 3 with stale caches and no GCS fault tolerance
+# (proofs/slow/driver_once_stale_noft.toml, _http_noft: suspend_stale_F2 has no head
+# restart).
+SETTING_KILLS = [
+    (mutants.NoSubmissionId, "suspend_stale_F2", {}, {"p3_driver_once_per_attempt": 15}),
+    (mutants.NoSubmissionId, "suspend_stale_F2", {"mode": "HTTP"},
+     {"p3_driver_once_per_attempt": 17}),
+]
 
 
-@pytest.mark.parametrize("mutant,model_name,changes,lengths", MODE_KILLS,
-                         ids=[f"{k[0].__name__}-{k[1]}" for k in MODE_KILLS])
+@pytest.mark.parametrize("mutant,model_name,changes,lengths", MODE_KILLS + SETTING_KILLS,
+                         ids=[f"{k[0].__name__}-{k[1]}" for k in MODE_KILLS + SETTING_KILLS])
 def test_each_claim_proved_in_a_mode_is_refuted_there_by_a_mutant(mutant, model_name, changes,
                                                                    lengths):
     model = load_model(model_path(model_name))
