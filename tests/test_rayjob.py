@@ -318,6 +318,32 @@ def test_with_gcs_ft_a_driver_on_a_worker_keeps_its_record_supervised(on_worker,
     assert prop(result, "w_record_without_supervisor").verdict is found
 
 
+class EditedIntoValidationFailed(RayJob):
+    @reachable
+    def w_validation_failed_after_every_retry(s):
+        return (s._live(Phase.VALIDATION_FAILED) and s.attempted
+                and s.rj_b.failed == s.backoff_limit + 1)
+
+    @reachable
+    def w_validation_failed_between_attempts(s):
+        return s._live(Phase.VALIDATION_FAILED) and s.retries > 0 and s.rj_b.cluster is None
+
+
+def test_the_lemmas_hold_where_a_spec_edit_turns_an_ended_attempt_validation_failed():
+    """Validation runs in every phase (C:145-162) and keeps the status: an edit turns a
+    Failed RayJob that used every retry ValidationFailed (lemma_failed_counts_bounded
+    said only Failed may: it fails here without the change proofs/slow/faults_edit.toml
+    made), or the New after a retry, its identity cleared (claim 4 fails; its lemma
+    allows it). No gate model with spec edits lets the program fail: checked here."""
+    model = load_model(model_path("validation_F2"))
+    constants = {**model.constants, "program": "FAIL", "backoff_limit": 1, "F": 1}
+    machine = Machine(with_lemmas(EditedIntoValidationFailed), constants, model.groups)
+    names = [p.name for p in machine.properties
+             if p.name.startswith(("lemma_", "w_validation_failed"))]
+    result = ExplicitEngine(machine, CheckOptions(properties=names)).check()
+    assert {prop(result, n).verdict for n in names} == {Verdict.HOLDS}
+
+
 @pytest.mark.parametrize("rejected,fix,message", [
     ({"mode": Mode.INTERACTIVE}, {"backoff_limit": 0}, "InteractiveMode rejects a positive"),
     ({"mode": Mode.SIDECAR, "sub_backoff_limit": 1}, {"sub_backoff_limit": 2},
@@ -435,7 +461,7 @@ def test_the_spec_has_the_claims_and_the_proof_specs_the_lemmas():
     for name, lemmas in (("no_faults", no_faults), ("slow/no_faults_http", no_faults),
                          ("slow/no_faults_sidecar", no_faults),
                          ("slow/no_faults_interactive", no_faults),
-                         ("slow/faults", common),
+                         ("slow/faults", common), ("slow/faults_edit", common),
                          ("slow/faults_stale", common | StaleLemmas.__dict__),
                          ("slow/one_name_stale", common | StaleLemmas.__dict__),
                          ("slow/at_most_once_stale", common | AtMostOnceLemmas.__dict__
@@ -489,10 +515,26 @@ MODE_KILLS = [
     (mutants.BackoffOffByOne, "interactive_F0", {}, {"p6_retries_bounded": 23}),
     (mutants.Eager404Fail, "interactive_F0", {}, {"p7_succeeded_not_failed": 19}),
 ]
+# The same in the other settings: claim 3 with stale caches and no GCS fault tolerance
+# (proofs/slow/driver_once_stale_noft.toml, _http_noft: suspend_stale_F2 has no head
+# restart), and the claims proved with spec edits (proofs/slow/faults_edit.toml:
+# validation_F2 and slow/user_ops_retry_F2 edit the spec; StatusUpdateNoVersion needs the
+# latter's stale caches to break 2a).
+SETTING_KILLS = [
+    (mutants.NoSubmissionId, "suspend_stale_F2", {}, {"p3_driver_once_per_attempt": 15}),
+    (mutants.NoSubmissionId, "suspend_stale_F2", {"mode": "HTTP"},
+     {"p3_driver_once_per_attempt": 17}),
+    (mutants.ClusterNameInInitializing, "validation_F2", {},
+     {"p1a_one_cluster_name_per_attempt": 7, "p5a_no_cr_overlap": 7}),
+    (mutants.StatusUpdateNoVersion, "slow/user_ops_retry_F2", {}, {"p2a_job_matches_attempt": 12}),
+    (mutants.BackoffOffByOne, "validation_F2", {"program": "FAIL"}, {"p6_retries_bounded": 24}),
+    (mutants.RetryAllReasons, "validation_F2", {"active_deadline": "XLONG", "backoff_limit": 1},
+     {"p8_excluded_not_retried": 11}),
+]
 
 
-@pytest.mark.parametrize("mutant,model_name,changes,lengths", MODE_KILLS,
-                         ids=[f"{k[0].__name__}-{k[1]}" for k in MODE_KILLS])
+@pytest.mark.parametrize("mutant,model_name,changes,lengths", MODE_KILLS + SETTING_KILLS,
+                         ids=[f"{k[0].__name__}-{k[1]}" for k in MODE_KILLS + SETTING_KILLS])
 def test_each_claim_proved_in_a_mode_is_refuted_there_by_a_mutant(mutant, model_name, changes,
                                                                    lengths):
     model = load_model(model_path(model_name))

@@ -67,9 +67,12 @@ def _named(h, b, waits_for_job_id: bool) -> bool:
 
 def _failures_counted(s, h, b) -> bool:
     """status.failed grows by one per Failed attempt (C:518-557) and a retry needs
-    failed < backoffLimit + 1: only a Failed RayJob may have used them all."""
+    failed < backoffLimit + 1: only a Failed RayJob may have used them all, or one a spec
+    edit then turned ValidationFailed (validation runs in every phase, C:145-162, and
+    keeps the counts)."""
     return h is None or (b.failed <= s.backoff_limit + 1
-                         and (h.phase is Phase.FAILED or b.failed <= s.backoff_limit))
+                         and (h.phase in (Phase.FAILED, Phase.VALIDATION_FAILED)
+                              or b.failed <= s.backoff_limit))
 
 
 class Lemmas(RayJobState):
@@ -229,31 +232,50 @@ class Lemmas(RayJobState):
         """Creates, Service updates and dashboard calls use the identity the RayJob
         persisted (only the operator's status write changes it, and that ends the
         reconcile); a current copy written back keeps it, unless it resets it or, from
-        Waiting (InteractiveMode), names the job id."""
+        Waiting (InteractiveMode), names the job id. ValidationFailed (a spec edit) keeps
+        it whatever the phase read, New and Suspended included (C:145-162)."""
         if s.pc in NAMED_CALLS:
             return s.rj is not None and (s.m_b.cluster, s.m_b.job_id) == (s.rj_b.cluster,
                                                                           s.rj_b.job_id)
+        if not s._reconciling(Pc.STATUS_WRITE) or not s.m_fresh:
+            return True
+        if s.m_h.phase is Phase.VALIDATION_FAILED:      # the status as read (C:145-162)
+            return (s.m_b.cluster, s.m_b.job_id) == (s.rj_b.cluster, s.rj_b.job_id)
         unnamed = (Phase.NEW, Phase.SUSPENDED)
-        if (s._reconciling(Pc.STATUS_WRITE) and s.m_fresh and s.m_orig.phase not in unnamed
-                and s.m_h.phase not in unnamed):
+        if s.m_orig.phase not in unnamed and s.m_h.phase not in unnamed:
             names_job_id = s.m_orig.phase is Phase.WAITING and s.rj_b.job_id is None
             return (s.m_b.cluster == s.rj_b.cluster
                     and (s.m_b.job_id == s.rj_b.job_id or names_job_id))
         return True
 
     @invariant
+    def lemma_identity_stable_unless_edited_between_attempts(s):
+        """Claim 4 but where a spec edit turned a RayJob between attempts (New after a
+        retry, Suspended), its identity cleared, ValidationFailed: that refutes the claim
+        (slow/user_suspend_retry_F2), and nothing is created after it (no branch, C:448)."""
+        if (not s.attempted or s.rj is None or s.rj.phase in (Phase.NEW, Phase.SUSPENDED)
+                or s.rj.phase is Phase.VALIDATION_FAILED and s.rj_b.cluster is None):
+            return True
+        return (s.rj_b.cluster, s.rj_b.job_id) == (s.att_cluster, s.att_job)
+
+    @invariant
     def lemma_attempt_begun_outside_new(s):
         """A RayJob leaves New only by the write that begins an attempt, or for
-        ValidationFailed."""
-        return s.rj is None or s.rj.phase in (Phase.NEW, Phase.VALIDATION_FAILED) or s.attempted
+        ValidationFailed, which keeps the status it read (C:145-162): until an attempt
+        begins, the RayJob names no identity."""
+        return s.rj is None or s.attempted or (
+            s.rj.phase in (Phase.NEW, Phase.VALIDATION_FAILED)
+            and s.rj_b.cluster is None and s.rj_b.job_id is None)
 
     @invariant
     def lemma_created_name_is_the_attempts(s):
         """Only the attempt's persisted cluster name is created in it (ghost bookkeeping of
         p1a): a name marked as created by the current attempt is att_cluster. Between
-        attempts (New, Suspended) the next name may already be drawn: when the pool
+        attempts (New, Suspended, or ValidationFailed from one of them after a spec edit,
+        its identity still cleared) the next name may already be drawn: when the pool
         overflowed, that may be att_cluster's (`s_model_bounds`)."""
-        if s.rj is None or s.rj.phase in (Phase.NEW, Phase.SUSPENDED):
+        if s.rj is None or s.rj.phase in (Phase.NEW, Phase.SUSPENDED) or (
+                s.rj.phase is Phase.VALIDATION_FAILED and s.rj_b.cluster is None):
             return True
         if s.named and (not s.attempted or s.att_cluster is None
                         or s.cl_attempt[s.att_cluster] is not Age.CUR):

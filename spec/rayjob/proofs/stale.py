@@ -174,12 +174,13 @@ class StaleAtMostOnceLemmas(AtMostOnceLemmas, StaleLemmas):
 
 class StaleDriverOnceLemmas(DriverOnceLemmas, StaleAtMostOnceLemmas):
     """The lemmas of claim 3 (driver_once.py) for a lagging cache, with GCS fault tolerance
-    (models/rayjob/proofs/slow/driver_once_stale*.toml): a Suspending that read a stale
-    NotFound leaves the attempt's RayCluster behind, its head serving and its submitter
-    Job still aimed at it (slow/suspend_stale_F3), so what driver_once.py says of the
-    attempt's cluster is said here of every name: whatever refers to it carries one id,
-    and once a driver started there a record of that id that no submit may create again
-    stays while the RayCluster or its head does."""
+    or without it and head restarts (models/rayjob/proofs/slow/driver_once_stale*.toml,
+    the latter *_noft.toml): a Suspending that read a stale NotFound leaves the attempt's
+    RayCluster behind, its head serving and its submitter Job still aimed at it
+    (slow/suspend_stale_F3), so what driver_once.py says of the attempt's cluster is said
+    here of every name: whatever refers to it carries one id, and once a driver started
+    there a record of that id that no submit may create again stays while the RayCluster
+    or its head does."""
 
     def _submitters(s):
         """The submitter Job and pods (None where there is none)."""
