@@ -6,13 +6,14 @@ a constant outside its range, is reported as `file:line: what is wrong` (exit 2)
 from __future__ import annotations
 
 import dataclasses
+import fnmatch
 import importlib
 import re
 import sys
 from pathlib import Path
 from typing import Any
 
-from .lang.dsl import Spec
+from .lang.dsl import Kind, Spec
 from .errors import SPEC_FAILURES, ModelError, SpecError, user_frame
 from .engines import CONCRETE, ENGINES, EXPLICIT
 from .options import CheckOptions
@@ -28,7 +29,7 @@ _TOP = {"spec": str, "description": str, "constants": dict, "symbolic": dict, "g
         "fairness": dict, "check": dict, "expect": dict}
 _CHECK = {"engine": str, "properties": list, "deadlock": bool, "max_states": int,
           "max_seconds": (int, float), "max_depth": int, "store": str, "symmetry": list,
-          "traces_per_property": int, "walks": int, "seed": int}
+          "traces_per_property": int, "walks": int, "seed": int, "lemmas": list}
 
 
 @dataclasses.dataclass
@@ -70,11 +71,22 @@ class Model:
                     raise ModelError(f"unknown property {name!r} (the spec's properties: "
                                      f"{', '.join(sorted(known))})",
                                      self.where(table, name if table == "expect" else "properties"))
+        self._check_lemmas(m)
         self._check_symmetry(m)
         if "deadlock" in self.expect and not self.options.deadlock:
             raise ModelError("[expect] deadlock needs deadlock = true in [check]",
                              self.where("expect", "deadlock"))
         return m
+
+    def _check_lemmas(self, m: Machine):
+        """Each pattern of `[check] lemmas` names some invariant of the spec (a typo would
+        leave a lemma out silently, and the proof would fail far from it)."""
+        invariants = [p.name for p in m.properties if p.kind == Kind.INVARIANT]
+        for pattern in self.options.lemmas or []:
+            if not any(fnmatch.fnmatchcase(name, pattern) for name in invariants):
+                raise ModelError(f"lemma pattern {pattern!r} matches no invariant of the spec "
+                                 f"(its invariants: {', '.join(sorted(invariants))})",
+                                 self.where("check", "lemmas"))
 
     def _check_symmetry(self, m: Machine):
         """The sets `[check] symmetry` names exist and hold; no liveness is checked with
@@ -144,6 +156,13 @@ def load_model(path: str | Path, overrides: dict[str, Any] | None = None) -> Mod
     props = check.get("properties")
     if props is not None and not all(isinstance(p, str) for p in props):
         raise ModelError("properties must be a list of property names", where("check", "properties"))
+    lemmas = check.get("lemmas")
+    if lemmas is not None and not all(isinstance(p, str) for p in lemmas):
+        raise ModelError('lemmas must be a list of invariant names or patterns (e.g. "lemma_*")',
+                         where("check", "lemmas"))
+    if lemmas is not None and engine != "pdr":
+        raise ModelError(f"lemmas are candidates of the pdr engine's Houdini, not of the "
+                         f"{engine} engine", where("check", "lemmas"))
     symmetry = check.get("symmetry", [])
     if not all(isinstance(name, str) for name in symmetry):
         raise ModelError("symmetry must be a list of names (an Enum, a tuple of its members, an "
@@ -166,7 +185,8 @@ def load_model(path: str | Path, overrides: dict[str, Any] | None = None) -> Mod
                            max_seconds=check.get("max_seconds"),
                            max_depth=check.get("max_depth"), store=store, symmetry=symmetry,
                            traces_per_property=check.get("traces_per_property", 1),
-                           walks=check.get("walks", 1000), seed=check.get("seed", 0))
+                           walks=check.get("walks", 1000), seed=check.get("seed", 0),
+                           lemmas=lemmas)
     spec_cls = import_spec(data["spec"], path, where(None, "spec"))
     symbolic = {k: v for k, v in data.get("symbolic", {}).items() if k not in (overrides or {})}
     return Model(path, text, spec_cls, data.get("description", ""), constants, groups,

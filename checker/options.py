@@ -20,3 +20,5 @@ class CheckOptions:
     traces_per_property: int = 1                # counterexamples per violated safety property
     walks: int | None = 1000                    # simulation: walks (None: until max_seconds)
     seed: int = 0                               # simulation: the walks' random numbers
+    lemmas: list[str] | None = None             # pdr: patterns of the invariants Houdini may
+                                                # lean on (None: every one)

@@ -98,6 +98,12 @@ BAD_MODELS = [
     ('spec = "examples.diehard:DieHard"\n[check\n', 2, "not valid TOML"),
     ('[check]\ndeadlock = true\n', None, "missing key spec"),
     ('spec = "examples.diehard:DieHard"\n[check]\nmax_seconds = nan\n', 3, "max_seconds must be positive, got nan"),
+    ('spec = "examples.diehard:DieHard"\n[check]\nengine = "pdr"\nlemmas = ["not_solvd*"]\n', 4,
+     "lemma pattern 'not_solvd*' matches no invariant of the spec"),
+    ('spec = "examples.diehard:DieHard"\n[check]\nlemmas = ["not_solved"]\n', 3,
+     "lemmas are candidates of the pdr engine's Houdini, not of the explicit engine"),
+    ('spec = "examples.diehard:DieHard"\n[check]\nengine = "pdr"\nlemmas = [1]\n', 4,
+     "lemmas must be a list of invariant names or patterns"),
     ('description = "relative"\nspec = ".diehard:DieHard"\n', 2, 'spec must look like "package.module:Class"'),
     ('description = "stdlib"\nspec = "json:JSONDecoder"\n', 2, "json is a module of Python's standard library"),
     ('description = "not a spec"\nspec = "examples.diehard:invariant"\n', 2, "is not a subclass of checker.Spec"),
@@ -112,6 +118,23 @@ def test_bad_model_files_give_one_line_with_file_and_line(tmp_path, text, line, 
     (error,) = [l for l in result.output.splitlines() if l.strip()]
     assert message in error
     assert f"{path}:{line}:" in error if line else str(path) in error
+
+
+def test_the_lemmas_a_model_names_are_the_only_ones_pdr_tries(tmp_path):
+    """`[check] lemmas` reaches PDR's Houdini, which says how many invariants it left out;
+    another engine chosen on the command line has no lemmas to leave out and ignores it."""
+    path = model(tmp_path, """
+        spec = "examples.twophase:TwoPhase"
+        [check]
+        engine = "pdr"
+        properties = ["consistent"]
+        lemmas = ["consistent"]
+    """)
+    result = run(path, "--traces", tmp_path)
+    assert result.exit_code == 0, result.output
+    assert "pdr: 1 of the spec's invariants are no candidates (not in [check] lemmas)" in \
+        result.output
+    assert run(path, "--engine", "explicit", "--traces", tmp_path, "-q").exit_code == 0
 
 
 def test_a_spec_that_raises_points_at_the_spec_line(tmp_path):

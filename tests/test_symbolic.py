@@ -1427,7 +1427,30 @@ def test_houdini_finds_the_same_invariant_on_its_kept_solver_and_on_fresh_ones(m
                      progress=said[quick].append).check()
         assert result.properties[0].verdict.value == "holds"
         assert certify(result.properties[0].certificate, Machine(Dials)) == []
-    assert said[pdr.QUICK][-2:] == said[0][-2:] == [
+    assert said[pdr.QUICK][-3:] == said[0][-3:] == [
         "pdr: 2 of 2 parts inductive together with 1 of 3 parts of 3 lemmas (Houdini)",
         "pdr: lemmas not inductive here, each with a step that broke it: c_below_3 (spin), "
-        "c_below_6 (spin)"]
+        "c_below_6 (spin)",
+        "pdr: lemmas of which no part is kept: c_below_3, c_below_6"]
+
+
+def test_the_model_names_the_lemmas_houdini_may_use_and_the_proof_needs_the_one_it_names(
+        monkeypatch):
+    """`b_bounded` is inductive only with `same`. With Spacer switched off (it would find
+    `a == b` itself on so small a spec), the proof is Houdini's: it holds with `same`
+    among the lemmas named, and is unknown without it; the invariants left out are no
+    candidates, so no round is spent dropping them."""
+    monkeypatch.setattr(PDR, "_prove", lambda self, rel, parts, chain: chain)
+    verdicts = {}
+    for lemmas in (["same"], ["c_*"]):
+        said = []
+        result = PDR(Machine(Dials), CheckOptions(["b_bounded"], lemmas=lemmas),
+                     progress=said.append).check()
+        verdicts[lemmas[0]] = result.properties[0].verdict.value
+        if lemmas == ["same"]:
+            assert said[1:3] == ["pdr: 2 of the spec's invariants are no candidates "
+                                 "(not in [check] lemmas)",
+                                 "pdr: 2 of 2 parts inductive together with 1 of 1 parts of "
+                                 "1 lemmas (Houdini)"]
+            assert certify(result.properties[0].certificate, Machine(Dials)) == []
+    assert verdicts == {"same": "holds", "c_*": "unknown"}

@@ -20,7 +20,9 @@ all proved, and `check-model certify` re-checks it. (On RayJob, Spacer finds no
 invariant for all failures at once in 15 minutes; one at a time, most take seconds.)
 
 Before Spacer, the chain starts with Houdini: every open part, and every invariant the
-spec declares (chosen or not: they are the spec author's lemmas), is a candidate; a
+spec declares (chosen or not: they are the spec author's lemmas; the model's `[check]
+lemmas` may name the ones to try, so that those that would only fall cost nothing), is a
+candidate; a
 candidate false after some step from a state where all candidates hold is dropped,
 until the rest is inductive together. That proves at once what is inductive only in
 company (on RayJob, the lemmas about the operator's memory and the properties they
@@ -30,6 +32,7 @@ from __future__ import annotations
 
 import collections
 import dataclasses
+import fnmatch
 
 import z3
 
@@ -73,7 +76,11 @@ class PDR(SymbolicEngine):
     def decide(self, rel, goals, stats):
         parts = [_Part(g, d) for g in goals for d in _disjuncts(g.bad)]
         parts += [_Part(None, c) for c in _distinct([f.condition for f in rel.failures])]
-        chain = self._prove(rel, parts, self._houdini(rel, parts, _lemmas(rel, goals)))
+        lemmas, left_out = _lemmas(rel, goals, self.options.lemmas)
+        if left_out:
+            self.report(f"pdr: {left_out} of the spec's invariants are no candidates "
+                        f"(not in [check] lemmas)")
+        chain = self._prove(rel, parts, self._houdini(rel, parts, lemmas))
         failures = [p for p in parts if p.goal is None]
         if any(p.state == "reachable" for p in failures):
             list(search(rel, [], self.depth_bound, self))    # raises the spec error
@@ -132,6 +139,10 @@ class PDR(SymbolicEngine):
         if fell:                                # where a lemma the spec offers did not hold
             self.report("pdr: lemmas not inductive here, each with a step that broke it: "
                         + ", ".join(f"{name} ({label})" for name, label in sorted(fell.items())))
+        kept_lemmas = {where[0] for kind, where in alive if kind == "lemma"}
+        whole = sorted(name for i, (name, _) in enumerate(lemmas) if i not in kept_lemmas)
+        if whole:                               # what a [check] lemmas list may leave out
+            self.report(f"pdr: lemmas of which no part is kept: {', '.join(whole)}")
         reads = {q.name: q.reads for q in self.machine.properties}
         for p in parts:                         # where to look for the lemma it lacks
             broke, pre, post = broken_by.get(("part", id(p)), (None, None, None))
@@ -358,14 +369,18 @@ def written_ranges(rel) -> list:
     return [r for r in ranges if answer(domains.check, z3.Not(r)) == z3.sat]   # not implied
 
 
-def _lemmas(rel, goals) -> list[tuple[str, z3.BoolRef]]:
+def _lemmas(rel, goals, patterns: list[str] | None) -> tuple[list[tuple[str, z3.BoolRef]], int]:
     """The spec's invariants that are not goals, by name: candidate lemmas for Houdini, but for
     those true in every state under the model's constants (a lemma whose guard is false
-    in this setting: it would only weigh on every solver call)."""
+    in this setting: it would only weigh on every solver call) and those no pattern of
+    `patterns` matches (None: every one may be a lemma); and how many those patterns left
+    out (not read at all: reading a formula costs too)."""
     chosen = {g.name for g in goals}
-    named = [(p.name, rel.formula(p.fn, p.name)) for p in rel.machine.properties
-             if p.kind == Kind.INVARIANT and p.name not in chosen]
-    return [(name, f) for name, f in named if not z3.is_true(z3.simplify(f))]
+    others = [p for p in rel.machine.properties if p.kind == Kind.INVARIANT and p.name not in chosen]
+    named = [(p.name, rel.formula(p.fn, p.name)) for p in others
+             if patterns is None or any(fnmatch.fnmatchcase(p.name, q) for q in patterns)]
+    return [(name, f) for name, f in named if not z3.is_true(z3.simplify(f))], \
+        len(others) - len(named)
 
 
 def _disjuncts(bad) -> list:
