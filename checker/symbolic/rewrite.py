@@ -38,6 +38,7 @@ from pathlib import Path
 
 import z3
 
+from ..errors import where_defined
 from ..lang.recompile import recompile, source_def
 from .containers import SSet
 from .paths import DEAD, SymbolicError, explorer
@@ -469,8 +470,7 @@ def _compares_identity(code: types.CodeType) -> bool:
 
 def _refused(fn):
     """A stand-in for `fn` that fails where it is called, naming `fn`'s line."""
-    code = fn.__code__
-    where = f"{code.co_filename}:{code.co_firstlineno}"
+    where = where_defined(fn)
 
     def refused(*args, **kwargs):
         raise SymbolicError(f"{fn.__qualname__} uses `is` or `match` and its source cannot be "
@@ -491,6 +491,4 @@ def check_record(cls: type):
                     _compares_identity(fn.__code__):
                 raise SymbolicError(f"{cls.__name__}.{name} uses `is` or `match` on a record the "
                                     "symbolic engines read: make it a plain method or a function "
-                                    "and call it", f"{fn.__code__.co_filename}:"
-                                    f"{fn.__code__.co_firstlineno}")
-
+                                    "and call it", where_defined(fn))
