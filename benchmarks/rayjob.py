@@ -48,7 +48,7 @@ def run(checkout: Path, model: str, work: Path, *options: str) -> dict:
     result = json.loads(out.read_text())
     stats = result["stats"]
     return {"distinct": stats["distinct_states"], "generated": stats.get("generated"),
-            "wall": time.perf_counter() - start,
+            "wall": time.perf_counter() - start, "split": stats.get("split_seconds", 0.0),
             "cpu": usage.ru_utime + usage.ru_stime, "peak_mib": usage.ru_maxrss / 1024,
             "verdicts": {p["name"]: (p["verdict"], p.get("trace_length"))
                          for p in result["properties"]}}

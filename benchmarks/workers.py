@@ -8,7 +8,9 @@ agree), wall and CPU seconds (the processes the command waited for: not Ray's ac
 states per wall second, and one process's wall time over each other run's. With
 `--side-by-side`, also two one-process runs at once: twice one run's wall time over the
 pair's is the most any split of the work in two could gain on this machine (cores that
-share caches and memory slow each other down).
+share caches and memory slow each other down). Whatever a run does before its split and
+after its workers end (start-up, the first levels, verdicts and traces) runs in one
+process: with the side-by-side gain on the rest, that gives each model's ceiling.
 
     python3 benchmarks/workers.py                       # the RayJob slow models, N = every core
     python3 benchmarks/workers.py --workers 2 --runs 3 models/rayjob/slow/everything_F1.toml
@@ -46,6 +48,7 @@ def main() -> None:
             ways[f"Ray {args.ray_nodes}"] = ("--ray", address, "--workers", str(args.ray_nodes))
         for model in args.models:
             ratios: dict[str, list[float]] = {way: [] for way in ways if way != "1"}
+            alone, serial = [], []          # one process's wall; the split run's unsplit part
             for turn in range(args.runs):
                 rows = {way: run(REPO, model, Path(tmp), *options) for way, options in ways.items()}
                 if args.side_by_side:
@@ -53,6 +56,9 @@ def main() -> None:
                 if len({r["distinct"] for r in rows.values()}) > 1:
                     raise SystemExit(f"{model}: distinct states differ: "
                                      f"{ {way: r['distinct'] for way, r in rows.items()} }")
+                alone.append(rows["1"]["wall"])
+                split = rows[str(args.workers)]
+                serial.append(split["wall"] - split["split"])
                 for way, r in rows.items():
                     ratio = ""
                     if way != "1":
@@ -62,6 +68,18 @@ def main() -> None:
                           f"{r['cpu']:>7.1f} {r['distinct'] / r['wall']:>9,.0f} {ratio:>10}")
             for way, values in ratios.items():
                 print(f"{model:<38} median 1/({way}) wall: {statistics.median(values):.2f}x")
+            print(f"{model:<38} in one process with {args.workers} workers: "
+                  f"{statistics.median(serial):.2f} s")
+            if args.side_by_side:
+                best = ceiling(statistics.median(alone), statistics.median(serial),
+                               statistics.median(ratios["2 at once"]))
+                print(f"{model:<38} ceiling: {best:.2f}x")
+
+
+def ceiling(alone: float, serial: float, at_once: float) -> float:
+    """Amdahl's bound: one process's wall time over the split run's if the part that runs
+    in one process stays as it is and the rest gains what two runs side by side gain."""
+    return alone / (serial + (alone - serial) / at_once)
 
 
 def side_by_side(model: str, work: Path) -> dict:

@@ -52,6 +52,7 @@ class Stats:
     queue: int = 0
     complete: bool = False
     workers: list[float] | None = None  # states/s of each worker (a partitioned search)
+    split_seconds: float = 0.0      # wall seconds from the split to the workers' end
 
     @property
     def generated(self) -> int:
@@ -122,6 +123,7 @@ class RunResult:
                 "seconds": round(self.stats.seconds, 3),
                 "states_per_second": round(self.stats.states_per_second),
                 "complete": self.stats.complete,
+                "split_seconds": round(self.stats.split_seconds, 3),
             },
             "stopped": self.stopped,
             "simulation": self.simulation,

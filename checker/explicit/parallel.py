@@ -63,7 +63,7 @@ class Partitioned:
     def run(self, level: list[tuple], started: float) -> tuple[tuple | None, str | None]:
         """Search on from `level` (the next level to expand, already admitted):
         (a deadlock state or None, why the search stopped or None)."""
-        bfs, n = self.bfs, self.n
+        bfs, n, split = self.bfs, self.n, time.perf_counter()
         visited = bfs.visited
         self.mask = partition.choose(bfs.machine, level, visited.seen if visited.exact else {}, n)
         visited.to_fingerprints()
@@ -89,6 +89,7 @@ class Partitioned:
             bfs.deadlock_at = deadlock_before
         finally:
             self._gather()
+            bfs.stats.split_seconds = time.perf_counter() - split
         return bfs.deadlock_at, stopped
 
     def _levels(self, started: float) -> str | None:
