@@ -8,6 +8,8 @@ import inspect
 import traceback
 from pathlib import Path
 
+from .lang.source import first_line
+
 
 class CheckerError(Exception):
     """Base of every user-facing error; `where` is 'file:line' or a file name."""
@@ -48,9 +50,11 @@ def where_defined(obj) -> str | None:
     """'file:line' of a function or class definition, for error messages."""
     try:
         target = inspect.unwrap(obj)
-        return f"{inspect.getsourcefile(target)}:{inspect.getsourcelines(target)[1]}"
-    except (TypeError, OSError):
+        filename = inspect.getsourcefile(target)
+    except TypeError:
         return None
+    line = first_line(target)
+    return None if line is None else f"{filename}:{line}"
 
 
 def user_frame(exc: BaseException) -> str | None:

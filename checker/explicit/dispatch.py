@@ -28,47 +28,69 @@ _VALUE = "__checker_value__"
 _STATIC = "__checker_static_"
 
 
-def selectors(fn, conditions: list[ast.expr], state: str, params: dict[str, Any],
-              variables: dict[str, Domain], statics: dict[str, Any]) -> tuple[tuple, ...]:
-    """(variable, key or NO_KEY, accepted values) of each location that `fn`'s leading
-    requires (`conditions`, from `fastpath.leading_conditions`) test alone, whole or in
-    a conjunct, `params` bound; the values accepted are those every such test accepts.
-    `statics`: the spec's members that are no variable, by name, with their values (its
-    constants, bound, and class attributes)."""
-    accepted: dict[tuple, frozenset] = {}
-    params = {**params, **{_STATIC + name: value for name, value in statics.items()}}
-    conditions = [_Statics(state, statics).visit(copy.deepcopy(test)) for test in conditions]
+def tests_of(conditions: list[ast.expr], state: str, variables: dict[str, Domain],
+             statics: dict[str, Any]) -> list[tuple]:
+    """The tests of one location among an action's leading requires (`conditions`, from
+    `fastpath.leading_conditions`), whole or a conjunct, read once per action: each as
+    (variable, its key expression compiled or None, the test compiled with the read as a
+    free name). `statics`: the spec's members that are no variable, by name, with their
+    values (its constants, bound, and class attributes)."""
+    found = []
     for test in conditions:
+        test = _Statics(state, statics).visit(copy.deepcopy(test))
         tests = [test]                        # whole, and (of `a and b`) each part
         if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
             tests += test.values
-        for one in tests:
-            found = _accepting(one, state, fn, params, variables)
-            if found is not None:
-                name, key, values = found
-                place = (name, key)
-                accepted[place] = accepted[place] & values if place in accepted else values
+        found += filter(None, (_one_location(one, state, variables) for one in tests))
+    return found
+
+
+def selectors(fn, tests: list[tuple], params: dict[str, Any], variables: dict[str, Domain],
+              statics: dict[str, Any]) -> tuple[tuple, ...]:
+    """(variable, key or NO_KEY, accepted values) of each location that `fn`'s `tests`
+    (`tests_of`) test, `params` bound; the values accepted are those every such test
+    accepts."""
+    accepted: dict[tuple, frozenset] = {}
+    params = {**params, **{_STATIC + name: value for name, value in statics.items()}}
+    for name, key, check in tests:
+        found = _accepting(name, key, check, fn, params, variables)
+        if found is not None:
+            place, values = found
+            accepted[place] = accepted[place] & values if place in accepted else values
     return tuple((name, key, values) for (name, key), values in accepted.items())
 
 
-def _accepting(test: ast.expr, state: str, fn, params: dict, variables: dict):
-    """(variable, key, accepted values) of one test, or None."""
+def _one_location(test: ast.expr, state: str, variables: dict):
+    """(variable, key expression compiled or None, the test compiled with the read as a
+    free name) of a test that reads one location alone; else None."""
     reads = [n for n in ast.walk(test) if isinstance(n, ast.Name) and n.id == state]
     locations = _locations(test, state)
     if len({ast.dump(loc) for loc in locations}) != 1 or len(reads) != len(locations):
         return None                           # no read, several, or `s` used otherwise
     loc = locations[0]
-    read, key = (loc.value, _static(loc.slice, fn, params)) if isinstance(loc, ast.Subscript) \
-        else (loc, NO_KEY)
-    if key is _MISSING or read.attr not in variables:
+    read, key = (loc.value, loc.slice) if isinstance(loc, ast.Subscript) else (loc, None)
+    if read.attr not in variables or key is not None and has_effect(key):
         return None
-    domain = variables[read.attr]
+    if key is not None:
+        key = compile(ast.Expression(key), "<selector>", "eval")
+    return read.attr, key, _replaced(test, loc)
+
+
+def _accepting(name: str, key, check, fn, params: dict, variables: dict):
+    """((variable, key), accepted values) of one test, `params` bound, or None."""
+    if key is None:
+        key = NO_KEY
+    else:
+        try:
+            key = eval(key, fn.__globals__, dict(params))
+        except Exception:
+            return None
+    domain = variables[name]
     if key is not NO_KEY:                     # a key outside the map: the guard reports it
         domain = domain.value if isinstance(domain, MapDomain) and _has(domain.key, key) \
             else None
     if domain is None or not domain.scalar:
         return None
-    check = _replaced(test, loc)
     accepted = []
     for value in domain.values:
         try:
@@ -81,7 +103,7 @@ def _accepting(test: ast.expr, state: str, fn, params: dict, variables: dict):
         accepted = frozenset(accepted)
     except TypeError:
         return None
-    return read.attr, key, accepted
+    return (name, key), accepted
 
 
 class _Statics(ast.NodeTransformer):
@@ -129,18 +151,6 @@ def _replaced(test: ast.expr, loc: ast.expr):
             return super().visit(node)
     expr = Swap().visit(ast.parse(ast.unparse(test), mode="eval").body)
     return compile(ast.fix_missing_locations(ast.Expression(expr)), "<selector>", "eval")
-
-
-def _static(node: ast.expr, fn, params: dict) -> Any:
-    """The value of a key expression of parameters, globals and constants (`3 - i`, no
-    call), or _MISSING."""
-    if has_effect(node):
-        return _MISSING
-    try:
-        return eval(compile(ast.Expression(node), "<selector>", "eval"), fn.__globals__,
-                    dict(params))
-    except Exception:
-        return _MISSING
 
 
 def _has(domain: Domain, value) -> bool:

@@ -17,7 +17,7 @@ from ..lang.bound import MISSING, Binding, BoundSpec, Variable, truth
 from ..lang.domains import Domain, OutOfDomain
 from ..lang.dsl import Disabled, Oracle, Spec, install_oracle, ordered_values, spec_members
 from ..lang.values import NO_ARG
-from .dispatch import selectors
+from .dispatch import selectors, tests_of
 from .expand import expander
 from .fastpath import DISABLED, leading_conditions, split_guard
 from .steps import Enabled, allowed, view
@@ -105,12 +105,12 @@ class Machine(BoundSpec):
         by_action: dict[str, tuple] = {}
         for b in self.all_bindings:
             if b.name not in by_action:
-                by_action[b.name] = (split_guard(b.fn), leading_conditions(b.fn, members,
-                                                                              self.spec_cls.__mro__))
-            (guard, body), (conditions, state) = by_action[b.name]
+                conditions, state = leading_conditions(b.fn, members, self.spec_cls.__mro__)
+                by_action[b.name] = (split_guard(b.fn),
+                                     tests_of(conditions, state, variable_domains, statics))
+            (guard, body), tests = by_action[b.name]
             b.guard, b.body = bake(guard, b.args), bake(body, b.args)
-            b.selectors = selectors(b.fn, conditions, state, dict(b.params), variable_domains,
-                                    statics)
+            b.selectors = selectors(b.fn, tests, dict(b.params), variable_domains, statics)
 
     # ------------------------------------------------------------ generated codecs
 

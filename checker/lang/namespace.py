@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import ast
 import inspect
-import textwrap
 
 from ..errors import SpecError, where_defined
 from .dsl import Spec
+from .source import class_definition
 
 
 def check_namespace(spec_cls: type[Spec], variables: set[str]):
@@ -38,16 +38,13 @@ def check_namespace(spec_cls: type[Spec], variables: set[str]):
 def _declared_twice(klass: type) -> tuple[str, int] | None:
     """(name, line of the later one) of a name that one class body both annotates and
     defines as a function; None if there is none or the source cannot be read."""
-    try:
-        source = textwrap.dedent(inspect.getsource(klass))
-        first = inspect.getsourcelines(klass)[1]
-    except (OSError, TypeError):
+    statement = class_definition(klass)
+    if statement is None:
         return None
-    body = ast.parse(source).body[0].body
-    annotated = {n.target.id: n.lineno for n in body
+    annotated = {n.target.id: n.lineno for n in statement.body
                  if isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name)}
-    for n in body:
+    for n in statement.body:
         if isinstance(n, ast.FunctionDef) and n.name in annotated:
             defined = min([n.lineno] + [d.lineno for d in n.decorator_list])
-            return n.name, first - 1 + max(defined, annotated[n.name])
+            return n.name, max(defined, annotated[n.name])
     return None

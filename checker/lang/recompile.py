@@ -10,6 +10,8 @@ import inspect
 import textwrap
 import types
 
+from .source import function_lines
+
 
 def source_def(fn) -> tuple[ast.FunctionDef, str] | None:
     """`fn`'s def as an AST, at its file's line numbers, without decorators; None where
@@ -31,14 +33,12 @@ def source_def(fn) -> tuple[ast.FunctionDef, str] | None:
 def _source(code: types.CodeType) -> tuple[str, str] | None:
     """A def's dedented text, after as many empty lines as precede it in its file (so
     that its tree has the file's line numbers), and the file: read once per def, for
-    binding a spec reads each of its functions for several analyses, and finding a
-    def's lines tokenises its file."""
-    try:
-        lines, first = inspect.getsourcelines(code)
-        filename = inspect.getsourcefile(code)
-    except (OSError, TypeError):
+    binding a spec reads each of its functions for several analyses."""
+    found = function_lines(code)
+    if found is None:
         return None
-    return "\n" * (first - 1) + textwrap.dedent("".join(lines)), filename
+    lines, first = found
+    return "\n" * (first - 1) + textwrap.dedent("".join(lines)), inspect.getsourcefile(code)
 
 
 def recompile(fdef: ast.FunctionDef, filename: str, namespace: dict, original) -> types.FunctionType:
