@@ -48,7 +48,8 @@ def main() -> None:
             ways[f"Ray {args.ray_nodes}"] = ("--ray", address, "--workers", str(args.ray_nodes))
         for model in args.models:
             ratios: dict[str, list[float]] = {way: [] for way in ways if way != "1"}
-            alone, serial = [], []          # one process's wall; the split run's unsplit part
+            alone, serial, searched = [], [], []    # one process's wall; the split run's
+                                                    # part in one process, its workers' part
             for turn in range(args.runs):
                 rows = {way: run(REPO, model, Path(tmp), *options) for way, options in ways.items()}
                 if args.side_by_side:
@@ -59,6 +60,7 @@ def main() -> None:
                 alone.append(rows["1"]["wall"])
                 split = rows[str(args.workers)]
                 serial.append(split["wall"] - split["split"])
+                searched.append(split["split"])
                 for way, r in rows.items():
                     ratio = ""
                     if way != "1":
@@ -68,6 +70,8 @@ def main() -> None:
                           f"{r['cpu']:>7.1f} {r['distinct'] / r['wall']:>9,.0f} {ratio:>10}")
             for way, values in ratios.items():
                 print(f"{model:<38} median 1/({way}) wall: {statistics.median(values):.2f}x")
+            if not any(searched):
+                continue                    # no worker processes (the bulk engine's threads)
             print(f"{model:<38} in one process with {args.workers} workers: "
                   f"{statistics.median(serial):.2f} s")
             if args.side_by_side:
