@@ -127,6 +127,7 @@ class BoundSpec:
                  if callable(m) and isinstance(getattr(m, "__checker_role__", None), Role)}
         self.groups = self._bind_groups(roles, groups or {})
         self.switches = self._bind_switches(members)
+        self._own_reads: dict = {}    # per function, what `state_reads` found it reads itself
         self.properties = [self._property(n, r.kind, m, members) for n, (m, r) in roles.items()
                            if r.kind in PROPERTY_KINDS] + \
                           [_on_steps(n, m) for n, (m, r) in roles.items() if r.kind == Kind.STEP_INVARIANT]
@@ -275,7 +276,8 @@ class BoundSpec:
                             f"all(...) or any(...) over the domain instead", where_defined(fn))
         instances = list(itertools.product(*(d.values for d in domains)))
         labels = [tuple((p, d.show(v)) for p, d, v in zip(params, domains, combo)) for combo in instances]
-        read = state_reads(fn, members, {v.name for v in self.variables}, self.spec_cls.__mro__)
+        read = state_reads(fn, members, {v.name for v in self.variables}, self.spec_cls.__mro__,
+                           self._own_reads)
         # one that reads nothing is evaluated everywhere (-1): no step would change it,
         # so with a bit per variable it would not be evaluated even in the initial states
         return Property(name, kind, fn, where_defined(fn), instances, labels, self._mask(read or None))
@@ -293,7 +295,8 @@ class BoundSpec:
             if role.kind not in (Kind.ACTION, Kind.FAULT):
                 continue
             params, domains = self._parameters(f"action {name}", fn, members)
-            writes = self._mask(state_reads(fn, members, names, self.spec_cls.__mro__))  # names it, or keeps it
+            writes = self._mask(state_reads(fn, members, names, self.spec_cls.__mro__,
+                                                    self._own_reads))  # names it, or keeps it
             for combo in itertools.product(*(d.values for d in domains)):
                 bindings.append(Binding(
                     len(bindings), name, role.kind, role.group, tuple(zip(params, combo)),

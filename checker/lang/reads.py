@@ -30,31 +30,45 @@ from .recompile import source_def
 
 
 def state_reads(fn: Callable, methods: dict[str, Any], names: set[str],
-                mro: tuple[type, ...] = ()) -> frozenset[str] | None:
+                mro: tuple[type, ...] = (), known: dict | None = None) -> frozenset[str] | None:
     """The state variables (among `names`) that `fn(s)` may read; None where that is not
     known from its source (then it may read any). `methods`: the spec's members; `mro`:
-    its classes, for `super()`."""
+    its classes, for `super()`. `known`: what each function read itself, kept by a caller
+    that asks about many functions of one spec, so that the helpers they share are read
+    once."""
+    known = {} if known is None else known
     reads: set[str] = set()
-    return frozenset(reads) if _collect(fn, (methods, mro), names, reads, set()) else None
+    todo, done = [fn], set()
+    while todo:
+        f = todo.pop()
+        if f in done:
+            continue                                  # recursion, or a helper met twice
+        done.add(f)
+        if f not in known:
+            known[f] = _own_reads(f, methods, mro, names)
+        if known[f] is None:
+            return None
+        own, calls = known[f]
+        reads |= own
+        todo += calls
+    return frozenset(reads)
 
 
-def _collect(fn, spec, names, reads: set[str], visiting: set) -> bool:
-    """Add `fn`'s reads to `reads`; False where they cannot be told."""
-    if fn in visiting:
-        return True                                   # recursion: its reads are being added
-    visiting.add(fn)
+def _own_reads(fn, methods: dict, mro: tuple, names) -> tuple[set[str], list] | None:
+    """The variables `fn` reads itself, and the spec functions it calls on `s` (whose
+    reads are its too); None where they cannot be told."""
     found = source_def(fn)
     if found is None or not found[0].args.args:
-        return False
+        return None
     fdef = found[0]
     state = fdef.args.args[0].arg
-    methods = spec[0]
+    reads, calls = set(), []
     for node, parent in _with_parents(fdef):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "super":
-            inherited = _inherited(fn, node, parent, spec[1])
-            if not (isinstance(inherited, types.FunctionType)
-                    and _collect(inherited, spec, names, reads, visiting)):
-                return False                          # `super()` passes `s` unseen
+            inherited = _inherited(fn, node, parent, mro)
+            if not isinstance(inherited, types.FunctionType):
+                return None                           # `super()` passes `s` unseen
+            calls.append(inherited)
             continue
         if not (isinstance(node, ast.Name) and node.id == state) or node is fdef:
             continue
@@ -63,20 +77,19 @@ def _collect(fn, spec, names, reads: set[str], visiting: set) -> bool:
         else:                                         # `s` itself used: getattr(s, ...)?
             attrs = _dynamic_attrs(node, parent, fdef, fn.__globals__)
             if attrs is None:
-                return False
+                return None
         for attr in attrs:
             if attr in names:
                 reads.add(attr)
                 continue
             member = methods.get(attr, _MISSING)
             if isinstance(member, types.FunctionType):
-                if not _collect(member, spec, names, reads, visiting):
-                    return False
+                calls.append(member)
             elif isinstance(member, (staticmethod, classmethod)):
                 continue                              # no `s`: reads no state
             elif member is _MISSING or hasattr(type(member), "__get__"):
-                return False                          # unknown, or a property's code
-    return True
+                return None                           # unknown, or a property's code
+    return reads, calls
 
 
 def _inherited(fn, call: ast.Call, parent, mro: tuple[type, ...]):
