@@ -13,7 +13,7 @@ from typing import Callable
 
 from ..lang.dsl import Kind, install_oracle
 from ..errors import SPEC_FAILURES, CheckerError, SpecError
-from . import liveness
+from . import liveness, partition
 from ..lang.bound import LIVENESS_KINDS, truth
 from .machine import Machine
 from ..options import CheckOptions
@@ -133,11 +133,12 @@ class ExplicitEngine:
         level = bfs.initial_level()
         parallel = (opts.workers > 1 or opts.ray) and self._parallel_allowed(search, steps, visited)
         while level:
-            if parallel and len(level) >= PARALLEL_FROM:
+            mask = self._split_by(level, visited) if parallel else None
+            if mask is not None:
                 partitioned, depth = self._partitioned(bfs), stats.depth
                 self.split = True
                 try:
-                    return partitioned.run(level, started)
+                    return partitioned.run(level, mask, started)
                 finally:
                     self.notes.append(f"{partitioned.describe()} from depth {depth}, "
                                       f"{partitioned.exchanged()}")
@@ -151,6 +152,19 @@ class ExplicitEngine:
                 stats.depth += 1
             visited.compact_if_large()
         return bfs.deadlock_at, None
+
+    def _split_by(self, level: list[tuple], visited) -> int | None:
+        """The variables to hash (`partition.choose`) if the search goes to the workers at
+        `level`, else None: at a level of `PARALLEL_FROM` states, or already at one of
+        `SPLIT_EARLY` if the hash chosen there would have moved few of its steps (a
+        smaller level may need often-changing variables to spread, and those cross all
+        along the search)."""
+        if len(level) < min(SPLIT_EARLY, PARALLEL_FROM):
+            return None
+        mask, crossing = partition.choose(self.machine, level,
+                                          visited.seen if visited.exact else {},
+                                          self.options.workers)
+        return mask if len(level) >= PARALLEL_FROM or crossing <= SELDOM else None
 
     def _partitioned(self, bfs) -> Partitioned:
         if self.options.ray:
@@ -372,6 +386,8 @@ class BreadthFirst:
 
 
 PARALLEL_FROM = 4096       # a level this large goes to the worker processes (if more than one)
+SPLIT_EARLY = 2048         # ... and one this large if the hash chosen there crosses SELDOM:
+SELDOM = 0.2               # at most this share of the level's steps from their parents
 PASSED = 1 << 20           # codes remembered per set of pending properties as passing them all
 
 

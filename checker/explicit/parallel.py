@@ -1,9 +1,10 @@
 """The breadth-first search on several cores: states partitioned by a hash.
 
-Once a level is large (`explorer.PARALLEL_FROM` states), the search forks `n` worker
-processes. Worker w owns the states whose hash of the variables that seldom change
-(`checker.explicit.partition`; under symmetry, of their canonical form, so that a whole
-orbit has one owner) is w modulo n: it keeps their part of the visited store (and all
+Once a level is large (`explorer.PARALLEL_FROM` states, or `SPLIT_EARLY` if the hash
+chosen there seldom crosses), the search forks `n` worker processes. Worker w owns the
+states whose hash of the variables that seldom change (`checker.explicit.partition`;
+under symmetry, of their canonical form, so that a whole orbit has one owner) is w
+modulo n: it keeps their part of the visited store (and all
 of it from before the split) and expands them. A successor owned by another worker is
 sent to it at the end of the level (this process routes the batches, unread); the
 owner keeps it if new. Levels stay synchronous, so a property is decided at the same
@@ -60,12 +61,13 @@ class Partitioned:
         self.expanded = [0] * workers        # states each worker expanded ...
         self.busy = [0.0] * workers          # ... in this many seconds
 
-    def run(self, level: list[tuple], started: float) -> tuple[tuple | None, str | None]:
-        """Search on from `level` (the next level to expand, already admitted):
-        (a deadlock state or None, why the search stopped or None)."""
+    def run(self, level: list[tuple], mask: int, started: float) -> tuple[tuple | None, str | None]:
+        """Search on from `level` (the next level to expand, already admitted), its states
+        owned by a hash of the variables in `mask` (`partition.choose`): (a deadlock state
+        or None, why the search stopped or None)."""
         bfs, n, split = self.bfs, self.n, time.perf_counter()
         visited = bfs.visited
-        self.mask = partition.choose(bfs.machine, level, visited.seen if visited.exact else {}, n)
+        self.mask = mask
         visited.to_fingerprints()
         self.before = len(visited.seen)
         owner = partition.owner(bfs.machine, self.mask, n)

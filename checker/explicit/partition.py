@@ -27,15 +27,18 @@ LARGEST = 4              # no value hashed holds more than this share of a worke
 WORTH = 0.5              # beats the whole state if it crosses at most this share as often
 
 
-def choose(machine, level: list[tuple], parent_of: dict, n: int) -> int:
-    """The variables (a bit each) to hash for `n` workers, or -1 for the whole state.
-    `parent_of` maps a state of `level` to the one it was reached from (the exact store)."""
-    edges = [(parent_of[st], st) for st in _sample(level) if parent_of.get(st) is not None]
-    if n < 2 or not edges:
-        return -1
+def choose(machine, level: list[tuple], parent_of: dict, n: int) -> tuple[int, float]:
+    """The variables (a bit each) to hash for `n` workers, or -1 for the whole state, and
+    the share of the level's steps from their parents that changed one of them (what
+    would have crossed). `parent_of` maps a state of `level` to the one it was reached
+    from (the exact store)."""
+    whole = (-1, (n - 1) / n)
+    steps = [changed_between(parent_of[st], st) for st in _sample(level)
+             if parent_of.get(st) is not None]           # a bit per variable each changed
+    if n < 2 or not steps:
+        return whole
     changes = [0] * len(machine.variables)
-    for parent, st in edges:
-        bits = changed_between(parent, st)
+    for bits in steps:
         while bits:
             low = bits & -bits
             changes[low.bit_length() - 1] += 1
@@ -45,9 +48,9 @@ def choose(machine, level: list[tuple], parent_of: dict, n: int) -> int:
     for i in sorted(varying, key=lambda i: (changes[i], i)):
         mask |= 1 << i
         if _even(machine, level, mask, n):
-            crossing = sum(1 for parent, st in edges if changed_between(parent, st) & mask)
-            return mask if crossing <= WORTH * len(edges) else -1
-    return -1
+            crossing = sum(1 for bits in steps if bits & mask) / len(steps)
+            return (mask, crossing) if crossing <= WORTH else whole
+    return whole
 
 
 def _sample(level: list[tuple]) -> list[tuple]:
