@@ -196,7 +196,12 @@ def test_rayjob_properties_proved_for_every_backoff_limit_and_refuted_on_a_mutan
                                   "driver_once_stale_http", "driver_once_sidecar",
                                   "driver_once_sidecar_restart", "submit_once_sidecar",
                                   "driver_once_stale_noft", "driver_once_stale_http_noft",
-                                  "faults_edit", "faults_edit_http"])
+                                  "faults_edit", "faults_edit_http", "at_most_once_edit",
+                                  "at_most_once_edit_http", "driver_once_edit",
+                                  "driver_once_edit_http", "driver_once_edit_noft",
+                                  "driver_once_edit_http_noft", "faults_edit_stale",
+                                  "one_name_edit_stale", "at_most_once_edit_stale",
+                                  "driver_once_edit_stale"])
 def test_rayjob_issue_20_proofs(name):
     """models/rayjob/proofs/slow (issue 20): HTTPMode, SidecarMode and InteractiveMode
     without faults (claims 3, 7 and 12 refuted in SidecarMode by SidecarHeadRecreated,
@@ -205,16 +210,18 @@ def test_rayjob_issue_20_proofs(name):
     faults but no hand deletion, claim 3 with faults where job records outlive head
     restarts, and with stale caches too claims 4, 6 and 8, 1b, 2b and 3 (with GCS fault
     tolerance, or without it and head restarts) without hand deletion, and 1a where the
-    name pools suffice, with spec edits instead claims 1a, 2a, 5a, 6 and 8, in SidecarMode
-    claim 3 without a failover or hand deletion of the RayCluster (sidecar_failover_F1,
-    sidecar_hand_F1) and claim 12 without a suspend either (slow/sidecar_suspend_retry_F2:
+    name pools suffice, with spec edits instead claims 1a, 2a, 5a, 6 and 8, and 1b, 2b and 3
+    as without them, with spec edits and stale caches together 1a, 1b, 2b, 3, 6 and 8
+    (K8sJobMode), in SidecarMode claim 3 without a failover or hand deletion of the RayCluster
+    (sidecar_failover_F1, sidecar_hand_F1) and claim 12 without a suspend either (slow/sidecar_suspend_retry_F2:
     the ghost's older attempts folded together), proved for
     every backoffLimit (and F) with a certificate that re-checks; the refutations are the bounded models' and the
     mutants' (hand_F1, hand_F2, head_noft_F1, http_head_F1, http_happy_F0 with mutant M6,
     submitter_F2 with PutOverwrite, http_ops_F1 with #756; happy_F0 with #1737,
     StatusUpdateNoVersion, BackoffOffByOne, RetryAllReasons; suspend_stale_F2 with M6,
-    validation_F2 and slow/user_ops_retry_F2 with #1737, BackoffOffByOne, RetryAllReasons
-    and StatusUpdateNoVersion: tests/test_rayjob.py)."""
+    validation_F2 and slow/user_ops_retry_F2 with #1737, M6, BackoffOffByOne,
+    RetryAllReasons and StatusUpdateNoVersion, and with their hand deletions
+    slow/user_ray_retry_F2 and slow/user_ops_retry_F2: tests/test_rayjob.py)."""
     model = load_model(ROOT / f"models/rayjob/proofs/slow/{name}.toml")
     result = PDR(model.machine(), model.options).check()
     assert {p.name: p.verdict for p in result.properties} == model.expect
