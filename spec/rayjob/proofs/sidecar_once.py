@@ -1,6 +1,6 @@
 """Lemmas of claims 3 and 12 with faults in SidecarMode: no attempt's driver starts twice,
 and one submit call per attempt reaches the head, for every backoffLimit and fault budget
-(models/rayjob/proofs/slow/driver_once_sidecar*.toml, submit_once_sidecar.toml).
+(models/rayjob/proofs/slow/driver_once_sidecar*.toml, submit_once_sidecar*.toml).
 
 In SidecarMode the only submitter of a cluster name is the container of its head pod,
 which carries the id frozen into it at the create, and a head pod is never re-created
@@ -18,7 +18,7 @@ MODEL -v`).
 from checker import GroupOn, invariant
 
 from ..state import RayJobState
-from ..types import ClusterId, Exit, KvKey, Mode, PodSlot, Rec, SubPc
+from ..types import ClusterId, Exit, Head, KvKey, Mode, PodSlot, Rec, SubPc
 
 
 class SidecarOnceLemmas(RayJobState):
@@ -56,6 +56,14 @@ class SidecarOnceLemmas(RayJobState):
             s.kv[k] is Rec.NONE or (s.gcs_ft and s.head_lost[k.c] and s.cl_cr[k.c])
             or (s.sidecar[k.c] is not None and k.j is s.sidecar[k.c].job_id)
             for k in s.kv)
+
+    @invariant
+    def lemma_ft_head_lives_with_its_cluster(s):
+        """With GCS fault tolerance the Redis clean-up finalizer deletes the head pod before
+        its RayCluster goes (`_cr_deleted`): no head lingers, so a head lost for good keeps
+        its records under a RayCluster that still exists."""
+        return s.mode is not Mode.SIDECAR or not s.gcs_ft or all(
+            s.head[c] is Head.NONE or s.cl_cr[c] for c in ClusterId)
 
     @invariant
     def lemma_sidecar_submits_before_any_start(s):
