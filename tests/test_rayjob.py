@@ -496,12 +496,11 @@ SIDECAR = {"mode": "SIDECAR", "sub_backoff_limit": 2}
 MODE_KILLS = [
     (mutants.ClusterNameInInitializing, "sidecar_F0", {},     # its two names per attempt:
      {"p1a_one_cluster_name_per_attempt": 7, "p1b_cluster_created_once_per_attempt": 7,
-      "p5a_no_cr_overlap": 7, "p12_single_submit_call": 11,  # p3 counts per name (1a's)
-      "s_model_bounds": 12}),
+      "p5a_no_cr_overlap": 7, "s_model_bounds": 12}),  # p3 and p12 count per name (1a's)
     (mutants.SidecarHeadRecreated, "sidecar_head_F1", {}, {"p3_driver_once_per_attempt": 12,
                                                             "p12_single_submit_call": 10}),
     (mutants.SidecarHeadRecreated, "sidecar_head_F1", {"sidecar_restart": True},  # the gate's
-     {"p3_driver_once_per_attempt": 14}),                     # proof: driver_once_sidecar_restart
+     {"p3_driver_once_per_attempt": 14, "p12_single_submit_call": 12}),  # *_sidecar_restart
     (mutants.StatusUpdateNoVersion, "rayjob", SIDECAR, {"p4_identity_stable": 6}),
     (mutants.BackoffOffByOne, "sidecar_F0", {}, {"p6_retries_bounded": 39}),
     (mutants.Eager404Fail, "sidecar_F0", {}, {"p7_succeeded_not_failed": 16}),

@@ -54,7 +54,7 @@ class PutOverwrite(RayJob):
     the record and starts the entrypoint again instead of being rejected."""
 
     def _ray_submit(s, k):
-        s._bump(s.submit_calls, s.cl_attempt[k.c])
+        s._count_for_attempt(s.submit_calls, s.cl_submit_calls, k.c)
         s.kv[k] = Rec.PENDING
         return True
 

@@ -215,7 +215,7 @@ class Operator(RayJobState):
         docstring)."""
         c = s._draw(tuple(ClusterId), s._cluster_in_use)
         s.cl_attempt[c] = None                     # ghosts: the name starts afresh
-        s.cl_driver_starts[c] = 0
+        s.cl_driver_starts[c] = s.cl_submit_calls[c] = 0
         return c
 
     def _draw_job(s) -> JobId:

@@ -18,9 +18,7 @@ class UserProgram(RayJobState):
         require(s.kv[k] is Rec.PENDING and s._serving(k))
         s._event()
         s.kv[k] = Rec.RUNNING
-        s._bump(s.driver_starts, s.cl_attempt[k.c])
-        if s.cl_attempt[k.c] is not None:
-            s._bump(s.cl_driver_starts, k.c)
+        s._count_for_attempt(s.driver_starts, s.cl_driver_starts, k.c)
 
     @action(group="program", fair="weak")
     def program_effect(s, k: KvKey):

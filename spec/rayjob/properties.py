@@ -122,8 +122,10 @@ class Properties(RayJobState):
 
     @invariant
     def p12_single_submit_call(s):
-        """At most one submit request per attempt reaches the Ray head."""
-        return max(s.submit_calls.values()) <= 1
+        """At most one submit request per attempt reaches the Ray head: counted per cluster
+        name (`cl_submit_calls`) as p3 counts starts, so a suspended attempt's container
+        submitting late from its lingering head counts for its own attempt."""
+        return max(s.cl_submit_calls.values()) <= 1
 
     @invariant
     def p13_complete_implies_succeeded(s):

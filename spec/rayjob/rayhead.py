@@ -28,7 +28,7 @@ class RayHead(RayJobState):
     def _ray_submit(s, k) -> bool:
         """JobManager.submit_job: `put_info(overwrite=False)` is one atomic put-if-absent;
         a new record starts PENDING with its supervisor (S14). False: rejected (500)."""
-        s._bump(s.submit_calls, s.cl_attempt[k.c])
+        s._count_for_attempt(s.submit_calls, s.cl_submit_calls, k.c)
         s._recover(k)
         if s.kv[k] is not Rec.NONE:
             return False

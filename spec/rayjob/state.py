@@ -139,6 +139,9 @@ class RayJobState(CacheVersions):
     # count is its attempt's, exactly, where the `OLD` bucket merges all older attempts
     cl_driver_starts: Ghost[Map[ClusterId, Count]] = Map.fill(0)
     submit_calls: Ghost[Map[Age, Count]] = Map.fill(0)
+    # claim 12 likewise: a suspended attempt's sidecar container submits late from its
+    # lingering head, and the `OLD` bucket would add it to another older attempt's submit
+    cl_submit_calls: Ghost[Map[ClusterId, Count]] = Map.fill(0)
     att_failed: Ghost[Map[Age, bool]] = Map.fill(False)
     att_succ: Ghost[Map[Age, bool]] = Map.fill(False)
     retries: Ghost[Int[0, backoff_limit + 1]] = 0
@@ -356,6 +359,12 @@ class RayJobState(CacheVersions):
         count), saturating at 2: the claims only tell once from more than once."""
         if key is not None:
             counter[key] = min(counter[key] + 1, 2)
+
+    def _count_for_attempt(s, per_attempt, per_name, c: ClusterId):
+        """One more at the attempt that created the name `c` and at `c` itself (a name no
+        attempt created counts for none)."""
+        s._bump(per_attempt, s.cl_attempt[c])
+        s._bump(per_name, None if s.cl_attempt[c] is None else c)
 
     def _current(s) -> Age | None:
         return Age.CUR if s.attempted else None

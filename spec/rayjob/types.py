@@ -302,8 +302,9 @@ class Age(Enum):
     """An attempt, relative to the current one. Per-attempt ghosts keep the current, the
     previous and all older attempts together, so they stay finite however many attempts
     there are: an older attempt's count is folded into the largest of theirs, and a bump
-    of any older one bumps that (an over-approximation: it may flag, never hide). Claim 3
-    counts per cluster name instead (`cl_driver_starts`), which tells older attempts apart."""
+    of any older one bumps that (an over-approximation: it may flag, never hide). Claims 3
+    and 12 count per cluster name instead (`cl_driver_starts`, `cl_submit_calls`), which
+    tells older attempts apart."""
     CUR = "current"
     PREV = "previous"
     OLD = "older"

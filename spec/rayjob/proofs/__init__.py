@@ -29,7 +29,7 @@ it uses:
                   SidecarOnceLemmas: SidecarMode's one submitter per cluster name and its
                   one record, for claims 3 and 12 with faults there
                   (models/rayjob/proofs/slow/driver_once_sidecar*.toml,
-                  submit_once_sidecar.toml)
+                  submit_once_sidecar*.toml)
     no_faults.py  NoFaultLemmas: the attempts, the submitter and the Ray records when
                   nothing fails, for claim 7 and the at-most-once claims
                   (models/rayjob/proofs/no_faults.toml, slow/no_faults_http.toml)

@@ -292,6 +292,13 @@ class Lemmas(RayJobState):
                    for c in ClusterId)
 
     @invariant
+    def lemma_name_submits_count_for_its_attempt(s):
+        """The same of submit calls (`_ray_submit`): p12 from the attempts' counts."""
+        return all(s.cl_submit_calls[c] <= (0 if s.cl_attempt[c] is None
+                                            else s.submit_calls[s.cl_attempt[c]])
+                   for c in ClusterId)
+
+    @invariant
     def lemma_persisted_cluster_is_the_attempts(s):
         """The cluster name persisted in an attempt is the one it first persisted: only the
         Suspending / Retrying reset clears it, and the next name begins a new attempt
