@@ -520,7 +520,9 @@ MODE_KILLS = [
 # at_most_once_edit*.toml, driver_once_edit*.toml: validation_F2 and
 # slow/user_ops_retry_F2 edit the spec; StatusUpdateNoVersion needs the latter's stale
 # caches to break 2a), and with spec edits and stale caches together (the *_edit_stale*
-# proofs: slow/user_ops_retry_F2, searched only as deep as the counterexample).
+# proofs, K8sJobMode and HTTPMode, claim 3 with GCS fault tolerance or without it and head
+# restarts: slow/user_ops_retry_F2, which has neither, searched only as deep as the
+# counterexample).
 SETTING_KILLS = [
     (mutants.NoSubmissionId, "suspend_stale_F2", {}, {"p3_driver_once_per_attempt": 15}),
     (mutants.NoSubmissionId, "suspend_stale_F2", {"mode": "HTTP"},
@@ -547,6 +549,13 @@ SETTING_KILLS = [
      {"p6_retries_bounded": 18}),
     (mutants.RetryAllReasons, "slow/user_ops_retry_F2",
      {"active_deadline": "XLONG", "backoff_limit": 1}, {"p8_excluded_not_retried": 10}),
+    (mutants.ClusterNameInInitializing, "slow/user_ops_retry_F2", {"mode": "HTTP"},
+     {"p1a_one_cluster_name_per_attempt": 7, "p1b_cluster_created_once_per_attempt": 7}),
+    (mutants.BackoffOffByOne, "slow/user_ops_retry_F2", {"mode": "HTTP", "backoff_limit": 0},
+     {"p6_retries_bounded": 21}),
+    (mutants.RetryAllReasons, "slow/user_ops_retry_F2",
+     {"mode": "HTTP", "active_deadline": "XLONG", "backoff_limit": 1},
+     {"p8_excluded_not_retried": 10}),
 ]
 # Where a setting itself refutes a claim, the faithful spec: with spec edits, a hand
 # deletion of the RayCluster or the Job still refutes 1b and 2b (the *_edit* proofs leave
