@@ -202,7 +202,10 @@ def test_rayjob_properties_proved_for_every_backoff_limit_and_refuted_on_a_mutan
                                   "driver_once_edit_http", "driver_once_edit_noft",
                                   "driver_once_edit_http_noft", "faults_edit_stale",
                                   "one_name_edit_stale", "at_most_once_edit_stale",
-                                  "driver_once_edit_stale"])
+                                  "driver_once_edit_stale", "faults_edit_stale_http",
+                                  "one_name_edit_stale_http", "at_most_once_edit_stale_http",
+                                  "driver_once_edit_stale_http", "driver_once_edit_stale_noft",
+                                  "driver_once_edit_stale_http_noft"])
 def test_rayjob_issue_20_proofs(name):
     """models/rayjob/proofs/slow (issue 20): HTTPMode, SidecarMode and InteractiveMode
     without faults (claims 3, 7 and 12 refuted in SidecarMode by SidecarHeadRecreated,
@@ -212,9 +215,10 @@ def test_rayjob_issue_20_proofs(name):
     restarts, and with stale caches too claims 4, 6 and 8, 1b, 2b and 3 (with GCS fault
     tolerance, or without it and head restarts) without hand deletion, and 1a where the
     name pools suffice, with spec edits instead claims 1a, 2a, 5a, 6 and 8, and 1b, 2b and 3
-    as without them, with spec edits and stale caches together 1a, 1b, 2b, 3, 6 and 8
-    (K8sJobMode), in SidecarMode claims 3 and 12 (counted per cluster name) without a
-    failover or hand deletion of the RayCluster (sidecar_failover_F1, sidecar_hand_F1), proved for
+    as without them, with spec edits and stale caches together 1a, 1b, 2b, 3 (with GCS
+    fault tolerance, or without it and head restarts), 6 and 8, in SidecarMode claims 3
+    and 12 (counted per cluster name) without a failover or hand deletion of the
+    RayCluster (sidecar_failover_F1, sidecar_hand_F1), proved for
     every backoffLimit (and F) with a certificate that re-checks; the refutations are the bounded models' and the
     mutants' (hand_F1, hand_F2, head_noft_F1, http_head_F1, http_happy_F0 with mutant M6,
     submitter_F2 with PutOverwrite, http_ops_F1 with #756; happy_F0 with #1737,
