@@ -58,6 +58,16 @@ class SidecarOnceLemmas(RayJobState):
             for k in s.kv)
 
     @invariant
+    def lemma_ft_lost_head_stays_lost(s):
+        """With GCS fault tolerance a head lost in SidecarMode is never re-created
+        (`head_restart`) while its RayCluster exists, and the RayCluster's deletion takes
+        the mark with the head (`_cr_deleted`): a name whose head was lost has its RayCluster
+        and no head, so no call reaches it and no driver starts on it. (Without it a
+        lingering head, its RayCluster gone, may be lost too.)"""
+        return s.mode is not Mode.SIDECAR or not s.gcs_ft or all(
+            not s.head_lost[c] or (s.cl_cr[c] and s.head[c] is Head.NONE) for c in ClusterId)
+
+    @invariant
     def lemma_ft_head_lives_with_its_cluster(s):
         """With GCS fault tolerance the Redis clean-up finalizer deletes the head pod before
         its RayCluster goes (`_cr_deleted`): no head lingers, so a head lost for good keeps
