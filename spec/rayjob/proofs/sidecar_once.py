@@ -27,7 +27,7 @@ class SidecarOnceLemmas(RayJobState):
     def _one_sidecar_per_name(s) -> bool:
         """The setting of the module docstring (the pools sufficing too)."""
         return (s.mode is Mode.SIDECAR and not s.failed_over and not s.hand_deletes_cluster
-                and not s.L and not s.id_overflow)
+                and not s.id_overflow)
 
     def _own_record(s, c: ClusterId) -> Rec:
         """The record of the id frozen into c's container (c has one)."""
