@@ -526,8 +526,10 @@ MODE_KILLS = [
 # caches to break 2a), and with spec edits and stale caches together (the *_edit_stale*
 # proofs: slow/user_ops_retry_F2, searched only as deep as the counterexample), and
 # SidecarMode with GCS fault tolerance or stale caches (proofs/slow/*_sidecar_ft.toml,
-# *_sidecar_stale.toml): with GCS FT the re-created head finds its records, so the
-# container's second submit is rejected and only claim 12 falls.
+# *_sidecar_stale*.toml): with GCS FT the re-created head finds its records, so the
+# container's second submit is rejected and only claim 12 falls, and with the gate not
+# even that (its status check finds the record); a submit without `--submission-id` then
+# records another id, and the restarted container submits again.
 SETTING_KILLS = [
     (mutants.NoSubmissionId, "suspend_stale_F2", {}, {"p3_driver_once_per_attempt": 15}),
     (mutants.NoSubmissionId, "suspend_stale_F2", {"mode": "HTTP"},
@@ -561,6 +563,10 @@ SETTING_KILLS = [
      {"p1b_cluster_created_once_per_attempt": 7}),
     (mutants.SidecarHeadRecreated, "sidecar_stale_F2", {},
      {"p3_driver_once_per_attempt": 12, "p12_single_submit_call": 10}),
+    (mutants.SidecarHeadRecreated, "sidecar_stale_F2", {"sidecar_restart": True},  # the gate's
+     {"p3_driver_once_per_attempt": 14, "p12_single_submit_call": 12}),
+    (mutants.NoSubmissionId, "sidecar_ft_F2", {"sidecar_restart": True},
+     {"p3_driver_once_per_attempt": 13, "p12_single_submit_call": 11}),
 ]
 # Where a setting itself refutes a claim, the faithful spec: with spec edits, a hand
 # deletion of the RayCluster or the Job still refutes 1b and 2b (the *_edit* proofs leave
