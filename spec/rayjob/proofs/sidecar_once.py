@@ -10,9 +10,9 @@ created by the container's first accepted submit, and it stays as long as the co
 operator process and no hand deletion of the RayCluster (Initializing re-creates it under
 the same name, `sidecar_hand_F1`; a paused ex-leader's create does too,
 `sidecar_failover_F1`), with or without GCS fault tolerance (its records outlive a lost
-head, which never serves again: `_ft.toml`), and with a lagging cache too (a stale
+head, which never serves again: `*_sidecar_ft*.toml`), and with a lagging cache too (a stale
 NotFound's create of a name gets AlreadyExists, and every lemma here speaks of each name,
-not of the attempt a read names: `_stale.toml`, with stale.py's lemmas).
+not of the attempt a read names: `*_sidecar_stale*.toml`, with stale.py's lemmas).
 Elsewhere, and in the other modes, they are trivially true; every bounded model checks
 them. Each was found by a counterexample to induction that Houdini printed (`check-model
 MODEL -v`).
