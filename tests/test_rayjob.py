@@ -458,6 +458,9 @@ def test_the_spec_has_the_claims_and_the_proof_specs_the_lemmas():
     no_faults = common | NoFaultLemmas.__dict__ | NoFaultModeLemmas.__dict__
     sidecar_once = (common | AtMostOnceLemmas.__dict__ | DriverOnceLemmas.__dict__
                     | SidecarOnceLemmas.__dict__)
+    driver_once_stale = (common | AtMostOnceLemmas.__dict__ | StaleLemmas.__dict__
+                         | StaleAtMostOnceLemmas.__dict__ | DriverOnceLemmas.__dict__
+                         | StaleDriverOnceLemmas.__dict__)
     for name, lemmas in (("no_faults", no_faults), ("slow/no_faults_http", no_faults),
                          ("slow/no_faults_sidecar", no_faults),
                          ("slow/no_faults_interactive", no_faults),
@@ -471,10 +474,11 @@ def test_the_spec_has_the_claims_and_the_proof_specs_the_lemmas():
                           | DriverOnceLemmas.__dict__),
                          ("slow/driver_once_sidecar", sidecar_once),
                          ("slow/driver_once_sidecar_restart", sidecar_once),
+                         ("slow/driver_once_sidecar_ft", sidecar_once),
                          ("slow/submit_once_sidecar", sidecar_once),
-                         ("slow/driver_once_stale", common | AtMostOnceLemmas.__dict__
-                          | StaleLemmas.__dict__ | StaleAtMostOnceLemmas.__dict__
-                          | DriverOnceLemmas.__dict__ | StaleDriverOnceLemmas.__dict__)):
+                         ("slow/driver_once_stale", driver_once_stale),
+                         ("slow/driver_once_sidecar_stale",
+                          driver_once_stale | SidecarOnceLemmas.__dict__)):
         machine = load_model(ROOT / f"models/rayjob/proofs/{name}.toml").machine()
         assert {p.name for p in machine.properties if p.name.startswith("lemma_")} == \
             {n for n in lemmas if n.startswith("lemma_")}
@@ -522,7 +526,12 @@ MODE_KILLS = [
 # caches to break 2a), and with spec edits and stale caches together (the *_edit_stale*
 # proofs, K8sJobMode and HTTPMode, claim 3 with GCS fault tolerance or without it and head
 # restarts: slow/user_ops_retry_F2, which has neither, searched only as deep as the
-# counterexample).
+# counterexample), and SidecarMode with GCS fault tolerance or stale caches
+# (proofs/slow/*_sidecar_ft.toml, *_sidecar_stale*.toml): with GCS FT the re-created head
+# finds its records, so the container's second submit is rejected and only claim 12
+# falls, and with the gate not even that (its status check finds the record); a submit
+# without `--submission-id` then records another id, and the restarted container submits
+# again.
 SETTING_KILLS = [
     (mutants.NoSubmissionId, "suspend_stale_F2", {}, {"p3_driver_once_per_attempt": 15}),
     (mutants.NoSubmissionId, "suspend_stale_F2", {"mode": "HTTP"},
@@ -556,15 +565,30 @@ SETTING_KILLS = [
     (mutants.RetryAllReasons, "slow/user_ops_retry_F2",
      {"mode": "HTTP", "active_deadline": "XLONG", "backoff_limit": 1},
      {"p8_excluded_not_retried": 10}),
+    (mutants.ClusterNameInInitializing, "sidecar_ft_F2", {},
+     {"p1b_cluster_created_once_per_attempt": 7}),
+    (mutants.SidecarHeadRecreated, "sidecar_ft_F2", {}, {"p12_single_submit_call": 10}),
+    (mutants.ClusterNameInInitializing, "sidecar_stale_F2", {},
+     {"p1b_cluster_created_once_per_attempt": 7}),
+    (mutants.SidecarHeadRecreated, "sidecar_stale_F2", {},
+     {"p3_driver_once_per_attempt": 12, "p12_single_submit_call": 10}),
+    (mutants.SidecarHeadRecreated, "sidecar_stale_F2", {"sidecar_restart": True},  # the gate's
+     {"p3_driver_once_per_attempt": 14, "p12_single_submit_call": 12}),
+    (mutants.NoSubmissionId, "sidecar_ft_F2", {"sidecar_restart": True},
+     {"p3_driver_once_per_attempt": 13, "p12_single_submit_call": 11}),
 ]
 # Where a setting itself refutes a claim, the faithful spec: with spec edits, a hand
 # deletion of the RayCluster or the Job still refutes 1b and 2b (the *_edit* proofs leave
-# it out, as at_most_once.toml does: hand_F1, hand_F2), stale caches or not.
+# it out, as at_most_once.toml does: hand_F1, hand_F2), stale caches or not; in
+# SidecarMode with GCS fault tolerance, the RayCluster's deletion wipes its records, so a
+# hand deletion refutes claim 3 (Initializing re-creates it, its new container submits).
 SETTING_REFUTATIONS = [
     (RayJob, "slow/user_ray_retry_F2", {},
      {"p1b_cluster_created_once_per_attempt": 8, "p2b_job_created_once_per_attempt": 13}),
     (RayJob, "slow/user_ops_retry_F2", {},
      {"p1b_cluster_created_once_per_attempt": 8, "p2b_job_created_once_per_attempt": 11}),
+    (RayJob, "sidecar_hand_F1", {"gcs_ft": True},
+     {"p3_driver_once_per_attempt": 14, "p12_single_submit_call": 12}),
 ]
 
 

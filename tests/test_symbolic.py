@@ -195,7 +195,13 @@ def test_rayjob_properties_proved_for_every_backoff_limit_and_refuted_on_a_mutan
                                   "at_most_once_stale_http", "driver_once_stale",
                                   "driver_once_stale_http", "driver_once_sidecar",
                                   "driver_once_sidecar_restart", "submit_once_sidecar",
-                                  "submit_once_sidecar_restart",
+                                  "submit_once_sidecar_restart", "at_most_once_sidecar_ft",
+                                  "driver_once_sidecar_ft", "driver_once_sidecar_ft_restart",
+                                  "submit_once_sidecar_ft", "submit_once_sidecar_ft_restart",
+                                  "at_most_once_sidecar_stale", "driver_once_sidecar_stale",
+                                  "driver_once_sidecar_stale_restart",
+                                  "submit_once_sidecar_stale",
+                                  "submit_once_sidecar_stale_restart",
                                   "driver_once_stale_noft", "driver_once_stale_http_noft",
                                   "faults_edit", "faults_edit_http", "at_most_once_edit",
                                   "at_most_once_edit_http", "driver_once_edit",
@@ -218,14 +224,16 @@ def test_rayjob_issue_20_proofs(name):
     as without them, with spec edits and stale caches together 1a, 1b, 2b, 3 (with GCS
     fault tolerance, or without it and head restarts), 6 and 8, in SidecarMode claims 3
     and 12 (counted per cluster name) without a failover or hand deletion of the
-    RayCluster (sidecar_failover_F1, sidecar_hand_F1), proved for
+    RayCluster (sidecar_failover_F1, sidecar_hand_F1), and 1b, 3 and 12 there with GCS
+    fault tolerance or with stale caches, proved for
     every backoffLimit (and F) with a certificate that re-checks; the refutations are the bounded models' and the
     mutants' (hand_F1, hand_F2, head_noft_F1, http_head_F1, http_happy_F0 with mutant M6,
     submitter_F2 with PutOverwrite, http_ops_F1 with #756; happy_F0 with #1737,
     StatusUpdateNoVersion, BackoffOffByOne, RetryAllReasons; suspend_stale_F2 with M6,
     validation_F2 and slow/user_ops_retry_F2 with #1737, M6, BackoffOffByOne,
-    RetryAllReasons and StatusUpdateNoVersion, and with their hand deletions
-    slow/user_ray_retry_F2 and slow/user_ops_retry_F2: tests/test_rayjob.py)."""
+    RetryAllReasons and StatusUpdateNoVersion, sidecar_ft_F2 and sidecar_stale_F2 with
+    #1737 and SidecarHeadRecreated, and with their hand deletions slow/user_ray_retry_F2,
+    slow/user_ops_retry_F2 and sidecar_hand_F1 with GCS FT: tests/test_rayjob.py)."""
     model = load_model(ROOT / f"models/rayjob/proofs/slow/{name}.toml")
     result = PDR(model.machine(), model.options).check()
     assert {p.name: p.verdict for p in result.properties} == model.expect

@@ -27,7 +27,8 @@ it uses:
                   (driver_once_stale*.toml)
     sidecar_once.py
                   SidecarOnceLemmas: SidecarMode's one submitter per cluster name and its
-                  one record, for claims 3 and 12 with faults there
+                  one record, for claims 3 and 12 with faults there, GCS fault tolerance
+                  and stale caches included
                   (models/rayjob/proofs/slow/driver_once_sidecar*.toml,
                   submit_once_sidecar*.toml)
     no_faults.py  NoFaultLemmas: the attempts, the submitter and the Ray records when
@@ -100,6 +101,11 @@ class RayJobAtMostOnceStaleProof(RayJobProof, StaleAtMostOnceLemmas):
 class RayJobDriverOnceStaleProof(RayJobProof, StaleDriverOnceLemmas, PoolsSuffice):
     """RayJobProof with the lemmas of driver_once.py and stale.py too (claim 3 with stale
     caches), over the runs whose pools of names suffice."""
+
+
+class RayJobDriverOnceSidecarStaleProof(RayJobDriverOnceStaleProof, SidecarOnceLemmas):
+    """RayJobDriverOnceStaleProof with the lemmas of sidecar_once.py too (claims 3 and 12
+    with stale caches in SidecarMode)."""
 
 
 class RayJobOneNameStaleProof(RayJobStaleProof, PoolsSuffice):

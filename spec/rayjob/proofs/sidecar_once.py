@@ -7,10 +7,12 @@ which carries the id frozen into it at the create, and a head pod is never re-cr
 (`ray.io/disable-provisioned-head-restart`): the name's GCS holds at most that one record,
 created by the container's first accepted submit, and it stays as long as the container
 (both go with the pod). So a driver starts on a name at most once. They hold with one
-operator process, an exact cache, no hand deletion of the RayCluster (Initializing re-creates
-it under the same name, `sidecar_hand_F1`; a paused ex-leader's create does too,
+operator process and no hand deletion of the RayCluster (Initializing re-creates it under
+the same name, `sidecar_hand_F1`; a paused ex-leader's create does too,
 `sidecar_failover_F1`), with or without GCS fault tolerance (its records outlive a lost
-head, which never serves again).
+head, which never serves again: `*_sidecar_ft*.toml`), and with a lagging cache too (a stale
+NotFound's create of a name gets AlreadyExists, and every lemma here speaks of each name,
+not of the attempt a read names: `*_sidecar_stale*.toml`, with stale.py's lemmas).
 Elsewhere, and in the other modes, they are trivially true; every bounded model checks
 them. Each was found by a counterexample to induction that Houdini printed (`check-model
 MODEL -v`).
@@ -27,7 +29,7 @@ class SidecarOnceLemmas(RayJobState):
     def _one_sidecar_per_name(s) -> bool:
         """The setting of the module docstring (the pools sufficing too)."""
         return (s.mode is Mode.SIDECAR and not s.failed_over and not s.hand_deletes_cluster
-                and not s.L and not s.id_overflow)
+                and not s.id_overflow)
 
     def _own_record(s, c: ClusterId) -> Rec:
         """The record of the id frozen into c's container (c has one)."""
@@ -56,6 +58,16 @@ class SidecarOnceLemmas(RayJobState):
             s.kv[k] is Rec.NONE or (s.gcs_ft and s.head_lost[k.c] and s.cl_cr[k.c])
             or (s.sidecar[k.c] is not None and k.j is s.sidecar[k.c].job_id)
             for k in s.kv)
+
+    @invariant
+    def lemma_ft_lost_head_stays_lost(s):
+        """With GCS fault tolerance a head lost in SidecarMode is never re-created
+        (`head_restart`) while its RayCluster exists, and the RayCluster's deletion takes
+        the mark with the head (`_cr_deleted`): a name whose head was lost has its RayCluster
+        and no head, so no call reaches it and no driver starts on it. (Without it a
+        lingering head, its RayCluster gone, may be lost too.)"""
+        return s.mode is not Mode.SIDECAR or not s.gcs_ft or all(
+            not s.head_lost[c] or (s.cl_cr[c] and s.head[c] is Head.NONE) for c in ClusterId)
 
     @invariant
     def lemma_ft_head_lives_with_its_cluster(s):
