@@ -13,8 +13,8 @@ lemmas over to a lagging cache (claims 1b and 2b: at_most_once_stale*.toml). Wit
 from checker import invariant
 
 from ..state import RayJobState
-from ..types import (EMPTY, NOT_RETRIED, Age, ClusterId, CrView, Head, JobView, Mode, Pc,
-                     Phase, Rec)
+from ..types import (EMPTY, NOT_RETRIED, Age, CacheSt, ClusterId, CrView, Head, JobView, Mode,
+                     Pc, Phase, Rec)
 from .at_most_once import IN_FLIGHT, AtMostOnceLemmas
 from .driver_once import STARTABLE, DriverOnceLemmas
 from .lemmas import _named
@@ -86,6 +86,38 @@ class StaleLemmas(RayJobState):
                 return False
         return True
 
+    @invariant
+    def lemma_versions_kept_within_the_lag(s):
+        """A cache keeps a version only as far back as it may return one: a current read
+        forgets them all and leaves it in sync (`_cache_at(0)`), a write keeps one more,
+        up to L (`_cache_replaced`), a catch-up or a stale fault keeps those up to where it
+        stands."""
+        return ((s.rj_cache is CacheSt.SYNC) == (s.rj_lag == 0)
+                and (s.rj_lag >= 1 or s.rj_prev is None and s.rj_prev_b == EMPTY)
+                and (s.rj_lag >= 2 or s.rj_older is None and s.rj_older_b == EMPTY)
+                and (s.job_cache is CacheSt.SYNC) == (s.job_lag == 0)
+                and (s.job_lag >= 1 or s.job_prev is JobView.ABSENT)
+                and (s.job_lag >= 2 or s.job_older is JobView.ABSENT)
+                and all((s.cl_cache[c] is CacheSt.SYNC) == (s.cl_lag[c] == 0)
+                        and (s.cl_lag[c] >= 1 or s.cl_prev[c] is CrView.ABSENT)
+                        and (s.cl_lag[c] >= 2 or s.cl_older[c] is CrView.ABSENT)
+                        for c in ClusterId))
+
+    @invariant
+    def lemma_fresh_copy_read_past_the_kept_versions(s):
+        """A reconcile whose copy is fresh read the RayJob from a current cache, which then
+        forgets the versions it kept, and only its own writes followed: at most the
+        finalizer's (`op_fin_add`, then the status write or the end), after which the
+        cache keeps the version read, the same but for the finalizer."""
+        if not s._reconciling() or s.failed_over:
+            return True
+        if s.pc is Pc.FIN_ADD and s.m_h.finalizer:      # New adds it where its copy lacks it
+            return False
+        return (not s.m_fresh or s.rj_lag == 0
+                or s.rj_lag == 1 and s.pc is Pc.STATUS_WRITE and s.rj is not None
+                and s.rj.finalizer and s.rj_prev_b == s.rj_b
+                and s.rj_prev == s.rj._replace(finalizer=False))
+
 
 class StaleAtMostOnceLemmas(AtMostOnceLemmas, StaleLemmas):
     """The at-most-once lemmas (at_most_once.py) for a lagging cache, one operator process
@@ -118,13 +150,19 @@ class StaleAtMostOnceLemmas(AtMostOnceLemmas, StaleLemmas):
 
     @invariant
     def lemma_versions_kept_of_an_attempt_in_flight(s):
-        """The versions a lagging cache keeps of an Initializing or Running RayJob are in
-        one of those phases or in the New before them: the operator's last current read
-        was of one of them (every way out of Suspending, Retrying, Complete or Failed goes
-        through a status write from a current read, which the cache then stands after)."""
-        if not s._lagging() or s.rj is None or s.rj.phase not in IN_FLIGHT:
+        """The versions a lagging cache keeps from before an Initializing or Running RayJob
+        (the persisted one or a kept one) are in one of those phases or in the New (or
+        Waiting) before them: a write that enters or stays in those phases is the
+        operator's status write from a current read of one of them, which leaves the cache
+        keeping nothing older (every way out of Suspending, Retrying, Complete or Failed
+        goes through such a write), or a write of another actor that keeps the phase."""
+        if not s._lagging():
             return True
-        return all(h is None or h.phase in READ_IN_FLIGHT for h, _ in s._cached_versions())
+        rj, prev, older = s.rj, s.rj_prev, s.rj_older
+        prev_ok = prev is None or prev.phase in READ_IN_FLIGHT
+        older_ok = older is None or older.phase in READ_IN_FLIGHT
+        return ((rj is None or rj.phase not in IN_FLIGHT or prev_ok and older_ok)
+                and (prev is None or prev.phase not in IN_FLIGHT or older_ok))
 
     @invariant
     def lemma_reconciles_read_in_flight_while_seen_so(s):
