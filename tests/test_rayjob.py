@@ -531,7 +531,7 @@ MODE_KILLS = [
 # finds its records, so the container's second submit is rejected and only claim 12
 # falls, and with the gate not even that (its status check finds the record); a submit
 # without `--submission-id` then records another id, and the restarted container submits
-# again.
+# again. And with a cache two changes behind (the *_lag2 proofs): ops_all_lag2_F2.
 SETTING_KILLS = [
     (mutants.NoSubmissionId, "suspend_stale_F2", {}, {"p3_driver_once_per_attempt": 15}),
     (mutants.NoSubmissionId, "suspend_stale_F2", {"mode": "HTTP"},
@@ -576,6 +576,15 @@ SETTING_KILLS = [
      {"p3_driver_once_per_attempt": 14, "p12_single_submit_call": 12}),
     (mutants.NoSubmissionId, "sidecar_ft_F2", {"sidecar_restart": True},
      {"p3_driver_once_per_attempt": 13, "p12_single_submit_call": 11}),
+    (mutants.ClusterNameInInitializing, "ops_all_lag2_F2", {},
+     {"p1a_one_cluster_name_per_attempt": 7, "p1b_cluster_created_once_per_attempt": 7}),
+    (mutants.ClusterNameInInitializing, "ops_all_lag2_F2", {"mode": "HTTP"},
+     {"p1a_one_cluster_name_per_attempt": 7, "p1b_cluster_created_once_per_attempt": 7}),
+    (mutants.StatusUpdateNoVersion, "ops_all_lag2_F2", {}, {"p4_identity_stable": 6}),
+    (mutants.BackoffOffByOne, "ops_all_lag2_F2", {"backoff_limit": 0}, {"p6_retries_bounded": 26}),
+    (mutants.NoSubmissionId, "ops_all_lag2_F2", {}, {"p3_driver_once_per_attempt": 15}),
+    (mutants.NoSubmissionId, "ops_all_lag2_F2", {"mode": "HTTP"},
+     {"p3_driver_once_per_attempt": 17}),
 ]
 # Where a setting itself refutes a claim, the faithful spec: with spec edits, a hand
 # deletion of the RayCluster or the Job still refutes 1b and 2b (the *_edit* proofs leave

@@ -8,7 +8,10 @@ those versions too, and their identity must be the persisted one wherever the br
 they lead to creates something (models/rayjob/proofs/slow/faults_stale*.toml, and
 one_name_stale*.toml for claim 1a). StaleAtMostOnceLemmas carries the at-most-once
 lemmas over to a lagging cache (claims 1b and 2b: at_most_once_stale*.toml). With
-`L == 0` both versions are always None and every lemma here holds trivially.
+`L == 0` both versions are always None and every lemma here holds trivially; with
+`L == 2` (the *_lag2.toml proofs) what the cache keeps two changes back must be pinned
+down too: only as far back as it stands, nothing past a fresh read, and nothing from
+before a version in flight but that attempt's own.
 """
 from checker import invariant
 
