@@ -215,7 +215,14 @@ def test_rayjob_properties_proved_for_every_backoff_limit_and_refuted_on_a_mutan
                                   "faults_stale_http_lag2", "one_name_stale_lag2",
                                   "one_name_stale_http_lag2", "at_most_once_stale_lag2",
                                   "at_most_once_stale_http_lag2", "driver_once_stale_lag2",
-                                  "driver_once_stale_http_lag2"])
+                                  "driver_once_stale_http_lag2", "driver_once_stale_noft_lag2",
+                                  "driver_once_stale_http_noft_lag2", "faults_edit_stale_lag2",
+                                  "faults_edit_stale_http_lag2", "one_name_edit_stale_lag2",
+                                  "one_name_edit_stale_http_lag2", "at_most_once_edit_stale_lag2",
+                                  "at_most_once_edit_stale_http_lag2",
+                                  "driver_once_edit_stale_lag2", "driver_once_edit_stale_http_lag2",
+                                  "driver_once_edit_stale_noft_lag2",
+                                  "driver_once_edit_stale_http_noft_lag2"])
 def test_rayjob_issue_20_proofs(name):
     """models/rayjob/proofs/slow (issue 20): HTTPMode, SidecarMode and InteractiveMode
     without faults (claims 3, 7 and 12 refuted in SidecarMode by SidecarHeadRecreated,
@@ -230,7 +237,7 @@ def test_rayjob_issue_20_proofs(name):
     and 12 (counted per cluster name) without a failover or hand deletion of the
     RayCluster (sidecar_failover_F1, sidecar_hand_F1), and 1b, 3 and 12 there with GCS
     fault tolerance or with stale caches, and with a cache two changes behind (L = 2)
-    the stale-cache proofs' 1a, 1b, 2b, 3 (with GCS fault tolerance), 4, 6 and 8, proved for
+    the stale-cache proofs' 1a, 1b, 2b, 3, 4, 6 and 8, spec edits or not, proved for
     every backoffLimit (and F) with a certificate that re-checks; the refutations are the bounded models' and the
     mutants' (hand_F1, hand_F2, head_noft_F1, http_head_F1, http_happy_F0 with mutant M6,
     submitter_F2 with PutOverwrite, http_ops_F1 with #756; happy_F0 with #1737,
