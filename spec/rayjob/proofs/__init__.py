@@ -20,8 +20,9 @@ it uses:
                   head restarts, for claim 3 (models/rayjob/proofs/slow/driver_once*.toml)
     stale.py      StaleLemmas: the RayJob versions a lagging cache may still return, for
                   the proofs with stale caches (models/rayjob/proofs/slow/faults_stale*.toml,
-                  one_name_stale*.toml, with L = 2 the *_lag2.toml); StaleAtMostOnceLemmas: the at-most-once lemmas
-                  with a lagging cache, for claims 1b and 2b (at_most_once_stale*.toml);
+                  one_name_stale*.toml, with L = 2 the *_lag2.toml);
+                  StaleAtMostOnceLemmas: the at-most-once lemmas with a lagging cache,
+                  for claims 1b and 2b (at_most_once_stale*.toml);
                   StaleDriverOnceLemmas: claim 3's, said of every cluster name, since a
                   stale read may leave another attempt's RayCluster behind
                   (driver_once_stale*.toml)
