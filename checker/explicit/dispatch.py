@@ -23,7 +23,6 @@ from ..lang.domains import Domain, MapDomain
 from .fastpath import has_effect
 
 NO_KEY = object()
-_MISSING = object()
 _VALUE = "__checker_value__"
 _STATIC = "__checker_static_"
 

@@ -296,7 +296,7 @@ class BoundSpec:
                 continue
             params, domains = self._parameters(f"action {name}", fn, members)
             writes = self._mask(state_reads(fn, members, names, self.spec_cls.__mro__,
-                                                    self._own_reads))  # names it, or keeps it
+                                            self._own_reads))   # names it, or keeps it
             for combo in itertools.product(*(d.values for d in domains)):
                 bindings.append(Binding(
                     len(bindings), name, role.kind, role.group, tuple(zip(params, combo)),

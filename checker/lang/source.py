@@ -55,7 +55,8 @@ def first_line(obj) -> int | None:
     """The line a function's or class's definition starts on (its first decorator's)."""
     target = inspect.unwrap(obj)
     if isinstance(target, types.FunctionType):
-        return target.__code__.co_firstlineno if _index(_file_of(target)) else None
+        found = function_lines(target.__code__)
+        return None if found is None else found[1]
     node = class_definition(target) if isinstance(target, type) else None
     return None if node is None else _start(node)
 

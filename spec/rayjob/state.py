@@ -138,7 +138,7 @@ class RayJobState(CacheVersions):
     # one name (claim 1a) and a name is drawn afresh with its count reset, so a name's
     # count is its attempt's, exactly, where the `OLD` bucket merges all older attempts
     cl_driver_starts: Ghost[Map[ClusterId, Count]] = Map.fill(0)
-    submit_calls: Ghost[Map[Age, Count]] = Map.fill(0)
+    submit_calls: Ghost[Map[Age, Count]] = Map.fill(0)      # read by the no-fault lemmas only
     # claim 12 likewise: a suspended attempt's sidecar container submits late from its
     # lingering head, and the `OLD` bucket would add it to another older attempt's submit
     cl_submit_calls: Ghost[Map[ClusterId, Count]] = Map.fill(0)
