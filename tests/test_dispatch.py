@@ -228,6 +228,38 @@ def test_a_helper_whose_globals_differ_from_the_callers_is_not_read_ahead():
     assert selectors(Machine(Elsewhere))["run(i=1)"] == ()
 
 
+class GuardWrites(Spec):
+    """A guard whose helper writes, then fails (a lost write's `require(s._call())`),
+    ahead of an action that reads what it wrote."""
+    tried: Int[0, 1] = 0
+    marks: Map[Int[1, 2], bool] = Map.fill(False)
+    done: Int[0, 1] = 0
+
+    def _try(s) -> bool:
+        s.tried = 1
+        s.marks[1] = True
+        return False                                    # the call failed
+
+    @action
+    def attempt(s):
+        require(s._try())
+        s.done = 1
+
+    @action
+    def other(s):
+        require(s.tried == 0 and not s.marks[1] and s.done == 0)
+        s.done = 1
+
+
+def test_what_a_failing_guard_wrote_is_undone_before_the_next_binding():
+    m = Machine(GuardWrites)
+    assert next(b for b in m.bindings if b.name == "attempt").guard_calls
+    assert not next(b for b in m.bindings if b.name == "other").guard_calls
+    result = ExplicitEngine(m, CheckOptions()).check()
+    assert result.stats.distinct_states == 2            # `other` from the initial state
+    assert result.coverage.by_action == {"attempt": 0, "other": 1}
+
+
 def without_dispatch(machine):
     """The same machine trying every binding and checking every property each state."""
     for b in machine.bindings:

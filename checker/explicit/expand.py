@@ -43,10 +43,11 @@ LIMIT = 1 << 18         # paths remembered per action at most
 class _Binding:
     """A binding as the inner loop runs it."""
 
-    __slots__ = ("index", "guard", "body", "label", "encode", "undo")
+    __slots__ = ("index", "guard", "guard_calls", "body", "label", "encode", "undo")
 
     def __init__(self, m, b):
         self.index, self.guard, self.body, self.label = b.index, b.guard, b.body, b.label
+        self.guard_calls = b.guard_calls
         self.encode, self.undo = m.codecs(b.writes)
 
 
@@ -186,6 +187,8 @@ def expander(m, remember: bool = True) -> Callable[[tuple, Emit], int]:
                 sc.__class__ = traced
             try:
                 if b.guard is not None and not b.guard(sc):
+                    if b.guard_calls:                   # what it wrote before failing
+                        b.undo(sc, base)
                     continue
                 oracle.taken = None
                 try:

@@ -231,13 +231,17 @@ def _super_call(stmt: ast.stmt) -> ast.Call | None:
 
 
 def split_guard(fn):
-    """(guard or None, body) for `fn`; body returns DISABLED where a require fails."""
+    """(guard or None, body, calls) for `fn`; body returns DISABLED where a require fails.
+    `calls`: the guard calls something, so a spec helper may have written before the
+    guard failed (a lost write's `require(s._call())`): the caller undoes it."""
     parsed = _parse(fn)
     if parsed is None:
-        return None, fn
+        return None, fn, False
     fdef, filename, prefix, body = parsed
     fn.__globals__[_NAME] = DISABLED
     guard = None
+    calls = any(has_effect(c) for stmt in prefix
+                if (c := _is_require(stmt, fn.__globals__)) is not None)
     if prefix:
         gdef = ast.FunctionDef(name=fn.__name__ + "__guard", args=copy.deepcopy(fdef.args),
                                body=_guard_body(prefix, fn.__globals__), decorator_list=[],
@@ -248,7 +252,7 @@ def split_guard(fn):
     fdef.body = assignments + [_RewriteRequires(fn.__globals__).visit(stmt) for stmt in body] \
         or [ast.Pass()]
     ast.fix_missing_locations(fdef)
-    return guard, recompile(fdef, filename, fn.__globals__, fn)
+    return guard, recompile(fdef, filename, fn.__globals__, fn), calls
 
 
 def _guard_body(prefix: list[ast.stmt], fn_globals) -> list[ast.stmt]:

@@ -108,7 +108,7 @@ class Machine(BoundSpec):
                 conditions, state = leading_conditions(b.fn, members, self.spec_cls.__mro__)
                 by_action[b.name] = (split_guard(b.fn),
                                      tests_of(conditions, state, variable_domains, statics))
-            (guard, body), tests = by_action[b.name]
+            (guard, body, b.guard_calls), tests = by_action[b.name]
             b.guard, b.body = bake(guard, b.args), bake(body, b.args)
             b.selectors = selectors(b.fn, tests, dict(b.params), variable_domains, statics)
 
