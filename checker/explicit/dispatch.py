@@ -81,7 +81,7 @@ def _accepting(name: str, key, check, fn, params: dict, variables: dict):
         key = NO_KEY
     else:
         try:
-            key = eval(key, fn.__globals__, dict(params))
+            key = eval(key, fn.__globals__, {**_closed_over(fn), **params})
         except Exception:
             return None
     domain = variables[name]
@@ -93,7 +93,8 @@ def _accepting(name: str, key, check, fn, params: dict, variables: dict):
     accepted = []
     for value in domain.values:
         try:
-            verdict = bool(eval(check, fn.__globals__, {**params, _VALUE: value}))
+            verdict = bool(eval(check, fn.__globals__,
+                                {**_closed_over(fn), **params, _VALUE: value}))
         except Exception:
             verdict = True                    # the guard itself will say what is wrong
         if verdict:
@@ -103,6 +104,14 @@ def _accepting(name: str, key, check, fn, params: dict, variables: dict):
     except TypeError:
         return None
     return (name, key), accepted
+
+
+def _closed_over(fn) -> dict[str, Any]:
+    """The variables `fn` closes over, by name: a generated action's constants (the call
+    of a library's `op_<call>`) are read there, not in its module."""
+    cells = fn.__closure__ or ()
+    return {name: cell.cell_contents for name, cell in zip(fn.__code__.co_freevars, cells)
+            if name != "__class__"}
 
 
 class _Statics(ast.NodeTransformer):
