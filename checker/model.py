@@ -228,6 +228,8 @@ def import_spec(ref: str, model_path: Path, where: str) -> type:
         raise SpecError(f"spec module {module_name}: syntax error: {e.msg}",
                         f"{e.filename}:{e.lineno}") from None
     except SPEC_FAILURES as e:
+        if isinstance(e.__cause__, SpecError):  # Python 3.11 wraps what `__set_name__` raised
+            raise e.__cause__ from None
         raise SpecError(f"importing {module_name} raised {type(e).__name__}: {e}",
                         user_frame(e) or where) from None
     found = getattr(module, cls_name, None)

@@ -11,21 +11,25 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import textwrap
 
 import pytest
+from click.testing import CliRunner
 
 from checker import SpecError, action, step_invariant
+from checker.cli import main
+from checker.explicit.dispatch import NO_KEY
 from checker.explicit.explorer import ExplicitEngine
 from checker.model import load_model
 from checker.options import CheckOptions
 from checker.symbolic.bmc import BMC
 from checker.symbolic.relation import Relation
 from conftest import ROOT, explore, verdicts
-from examples.childcontroller import Obj, Ref
+from examples.childcontroller import Obj, Pc, Ref, Result
 from examples.childcontroller_bugs import CreateBeforeSave
 from examples.jobcontroller import JobController
 from examples.jobcontroller_bugs import OrphanErrorNotRetried
-from spec.kubernetes import Kubernetes, OperatorProcess, kubernetes_state
+from spec.kubernetes import CallSteps, Kubernetes, OperatorProcess, call_step, kubernetes_state
 from test_failover import refuted, trace_of
 
 JOB_FAULTS = {"crash": True, "write_lost": True, "write_fail": True, "user_delete": True,
@@ -79,6 +83,16 @@ def test_an_action_per_call_names_each_call_in_traces_and_coverage():
     assert {"op_add_finalizer", "op_create_child", "op_set_ready"} <= fired
 
 
+def test_the_generated_actions_are_dispatched_on_the_call_they_close_over():
+    """The explicit engine tries `op_create_child` only where `pc` is that call: the
+    constant its guard reads is a variable of the closure, not of its module."""
+    for spec_options in ({"ACTION_PER_CALL": True}, {}):
+        spec_cls = CreateBeforeSave if spec_options else step_by_step(CreateBeforeSave)
+        m = model_of("childcontroller_create_before_save", spec_cls, **spec_options).machine()
+        op = next(b for b in m.bindings if b.name == "op_create_child")
+        assert ("pc", NO_KEY, frozenset({Pc.CREATE_CHILD})) in op.selectors
+
+
 def test_a_call_named_like_a_member_is_an_error_at_the_class():
     class Pc(enum.Enum):
         IDLE = "idle"
@@ -89,6 +103,114 @@ def test_a_call_named_like_a_member_is_an_error_at_the_class():
         class Clash(kubernetes_state(Ref, Obj, Pc), Kubernetes):
             ACTION_PER_CALL = True
     assert str(e.value).startswith(f"{__file__}:")
+
+
+# ------------------------------------------------------------ a method per call
+def _step_of(call):
+    """The tutorial's call `call` and what follows it, as one method (`@call_step`)."""
+    def step(s) -> bool:
+        ok = super(CallSteps, s)._call()              # the controller's own, not the dispatch
+        super(CallSteps, s)._after(ok)
+        return ok
+    step.__doc__ = f"Makes the call {call.value!r} and computes what follows it."
+    calls = "API server or Ray head" if call is Pc.CREATE_CHILD else "API server"
+    return call_step(call, calls=calls)(step)
+
+
+def step_by_step(spec_cls):
+    """`spec_cls` written as a method per call: `_step_add_finalizer`, ... (`CallSteps`)."""
+    steps = {f"_step_{c.name.lower()}": _step_of(c) for c in Pc if c is not Pc.IDLE}
+    return type(spec_cls.__name__, (CallSteps, spec_cls), steps)
+
+
+def both_ways(model: str):
+    """`model` with ACTION_PER_CALL, and written as a method per call."""
+    spec_cls = load_model(ROOT / "examples" / "models" / f"{model}.toml").spec_cls
+    return check(model, ACTION_PER_CALL=True), check(model, step_by_step(spec_cls))
+
+
+@pytest.mark.parametrize("model, bugs", [
+    ("childcontroller", set()),
+    ("childcontroller_create_before_save", {"one_child"}),
+])
+def test_a_method_per_call_is_an_action_per_call(model, bugs):
+    """The actions `@call_step` makes are those of ACTION_PER_CALL, step for step: the
+    same counts, verdicts and counterexamples."""
+    per_call, steps = both_ways(model)
+    assert counts(steps) == counts(per_call)
+    assert verdicts(steps) == verdicts(per_call)
+    assert refuted(steps) == bugs
+    for name in bugs:
+        assert trace_of(steps, name) == trace_of(per_call, name)
+
+
+def test_with_a_failover_the_ex_leaders_requeue_may_queue_the_key():
+    """The ex-leader runs its step through `_call`, `_after` folded in: the library's
+    failover cannot tell its requeue from its write's event, and leaves the key queued
+    for the leader either way. More states (a reconcile the resync could bring anyway),
+    the same verdicts."""
+    per_call, steps = both_ways("childcontroller_failover")
+    assert counts(steps) > counts(per_call)
+    assert verdicts(steps) == verdicts(per_call)
+    assert refuted(steps) == {"one_child", "each_name_created_once"}
+
+
+def test_each_call_action_says_what_its_step_says():
+    spec_cls = step_by_step(CreateBeforeSave)
+    assert spec_cls.op_call is None
+    assert spec_cls.op_create_child.__doc__ == \
+        "Makes the call 'create child' and computes what follows it."
+    assert spec_cls.op_create_child.__checker_role__.calls == "API server or Ray head"
+    assert spec_cls.op_set_ready.__checker_role__.calls == "API server"
+    assert spec_cls.CALL_STEPS[Pc.SAVE_NAME] == "_step_save_name"
+
+
+def _creates_nothing(s) -> bool:
+    """A mutant's step, unmarked: the reconcile ends without creating the child."""
+    s._end(Result.DONE)
+    return False
+
+
+def test_a_step_overridden_keeps_its_action_which_runs_the_override():
+    spec = step_by_step(CreateBeforeSave)
+    mutant = type("CreatesNothing", (spec,), {"_step_create_child": _creates_nothing})
+    faults = {"crash": True, "cache": False}
+    assert refuted(explore(spec, {"L": 0, "F": 1}, faults)) == {"one_child"}
+    assert refuted(explore(mutant, {"L": 0, "F": 1}, faults)) == set()
+
+
+def test_a_step_named_like_a_member_is_an_error_at_the_step():
+    class Pc(enum.Enum):
+        IDLE = "idle"
+        START = "start"              # op_start is the library's
+
+    with pytest.raises(SpecError, match=r"@call_step names the call START op_start, "
+                                        r"which is already a member") as e:
+        class Clash(CallSteps, kubernetes_state(Ref, Obj, Pc), Kubernetes):
+            @call_step(Pc.START)
+            def _start(s):
+                return True
+    assert str(e.value).startswith(f"{__file__}:")
+
+
+def test_a_step_on_a_class_without_call_steps_is_an_error_at_the_model(tmp_path):
+    """It would make no action: one line with the step's file and line, exit 2."""
+    (tmp_path / "nosteps_spec.py").write_text(textwrap.dedent("""
+        from examples.childcontroller import ChildController, Pc
+        from spec.kubernetes import call_step
+
+        class NoSteps(ChildController):
+            @call_step(Pc.SET_READY)
+            def _set_ready(s):
+                return True
+    """))
+    (tmp_path / "m.toml").write_text('spec = "nosteps_spec:NoSteps"\n')
+    result = CliRunner().invoke(main, [str(tmp_path / "m.toml"), "-q"])
+    assert result.exit_code == 2
+    assert "NoSteps._set_ready is a @call_step, but NoSteps does not have CallSteps among " \
+           "its bases" in result.output
+    assert "nosteps_spec.py:6" in result.output          # the decorator's line
+    assert "Traceback" not in result.output
 
 
 # ------------------------------------------------------------ garbage collection in one step

@@ -1360,7 +1360,8 @@ STEP_NAME = {Stage.CUR: "_cur", Stage.PREV: "_prev", Stage.OLD: "_old"}
 
 
 class Tables(Spec):
-    """Constant dicts read at a symbolic key (RayJob's `OLDER[s.att]`, `CALL_STEP[s.pc]`)."""
+    """Constant dicts read at a symbolic key (RayJob's `OLDER[s.att]`, the library's
+    `CALL_STEPS[s.pc]`)."""
     att: Option[Stage] = None
     calls: Int[0, 3] = 0
 

@@ -15,7 +15,8 @@ ex-leader keeps its own copy), and mixes in the actors it lives among:
                    create (per generation), identity kept
 
 Three opt-ins of the controller's class write a spec the RayJob spec's way:
-`ACTION_PER_CALL` and `IDLE_RECONCILES` (operator.py), `GC_IN_ONE_STEP` (apiserver.py).
+`ACTION_PER_CALL` and `IDLE_RECONCILES` (operator.py), `GC_IN_ONE_STEP` (apiserver.py);
+so does `CallSteps` with `@call_step`, a reconcile as a method per call (operator.py).
 
 The tutorial (docs/tutorial-controller.md) builds `examples/childcontroller.py` on it;
 docs/jobcontroller.md the Kubernetes Job controller's pod tracking (`examples/jobcontroller.py`);
@@ -26,7 +27,7 @@ from .apiserver import ApiServer
 from .cache import InformerCache
 from .failover import Failover
 from .faults import Faults, OperatorFaults
-from .operator import OperatorProcess
+from .operator import CallSteps, OperatorProcess, call_step
 from .properties import ReadyMadeProperties
 from .state import CacheSt, Result, kubernetes_state
 
@@ -35,5 +36,6 @@ class Kubernetes(Failover, Faults, ReadyMadeProperties):
     """Every actor of the library in one mixin (after `kubernetes_state(...)` in the bases)."""
 
 
-__all__ = ["ApiServer", "CacheSt", "Failover", "Faults", "InformerCache", "Kubernetes",
-           "OperatorFaults", "OperatorProcess", "ReadyMadeProperties", "Result", "kubernetes_state"]
+__all__ = ["ApiServer", "CacheSt", "CallSteps", "Failover", "Faults", "InformerCache",
+           "Kubernetes", "OperatorFaults", "OperatorProcess", "ReadyMadeProperties", "Result",
+           "call_step", "kubernetes_state"]

@@ -36,6 +36,13 @@ Two opt-ins of a controller's class, for a spec written the RayJob spec's way:
 * `ACTION_PER_CALL = True`: an action `op_<call>` per member of `Pc` (`op_create_child`
   for `CREATE_CHILD`) in place of `op_call`, so that traces name the call as RayJob's
   do (`op_create_cluster`, ...). The same steps: only their names differ.
+
+A controller may also write its reconcile as a method per call, each computing what
+follows its call (no `_after`) and each with a docstring citing what it models: it marks
+each `@call_step(Pc.<CALL>, calls=...)` and has `CallSteps` in its bases, which makes an
+action `op_<call>` of each, with that docstring (the RayJob spec's `op_create_cluster`,
+`op_stop_job`, ...), and a `_call` that runs the step at `pc` for the faults and the
+failover.
 """
 from checker import Spec, SpecError, action, require
 from checker.errors import where_defined
@@ -119,25 +126,98 @@ class OperatorProcess(Spec):
             s.queued = True
 
 
+class call_step:
+    """Marks a method of a `CallSteps` controller as the step of the reconcile's call
+    `call` (a member of its `Pc`): the call and what the operator computes after it, True
+    if the call was applied. `calls` names whom the call goes to (trace diagrams). On a
+    class without `CallSteps` it would make no action: an error at the class."""
+
+    def __init__(self, call, *, calls: str = "API server"):
+        self.call, self.calls = call, calls
+
+    def __call__(self, fn):
+        fn.__call_step__ = (self.call, self.calls)
+        self.fn = fn
+        return self
+
+    def __set_name__(self, owner, name):
+        setattr(owner, name, self.fn)          # the method itself, marked
+        if not issubclass(owner, CallSteps):
+            raise SpecError(f"{owner.__name__}.{name} is a @call_step, but {owner.__name__} "
+                            f"does not have CallSteps among its bases", where_defined(self.fn))
+
+
+class CallSteps(Spec):
+    """A reconcile written as a method per call (`@call_step`): the action `op_<call>` of
+    each (its guard `pc` at the call and the operator up, its docstring the step's), and
+    `_call`, the step at `pc`, which the faults and the failover perform. Each step
+    computes what follows its call, so `_after` does nothing, and the library's
+    failover cannot tell an ex-leader's requeue from its write's event: it leaves the
+    key queued for the leader either way (RayJob's failover queues it always). A
+    subclass overriding a step (a mutant) keeps its action: it runs the step by name."""
+    CALL_STEPS = {}                # Pc member -> the name of its step, over the MRO
+
+    def __init_subclass__(cls, **kw):
+        super().__init_subclass__(**kw)
+        steps = _marked_steps(cls)
+        for name, (call, calls) in steps.items():
+            step = vars(cls)[name]
+            setattr(cls, _action_name(cls, call, "@call_step", step),
+                    _step_action(call, name, step.__doc__, calls))
+        if steps and getattr(cls, "op_call", None) is not None:
+            cls.op_call = None                # OperatorProcess's: each call has its action
+        cls.CALL_STEPS = {call: name for klass in reversed(cls.__mro__)
+                          for name, (call, _) in _marked_steps(klass).items()}
+
+    def _call(s) -> bool:
+        return getattr(s, s.CALL_STEPS[s.pc])()
+
+    def _after(s, ok: bool):
+        """Nothing: each step computed what follows its call."""
+
+
+def _marked_steps(cls) -> dict[str, tuple]:
+    """The methods `cls` itself marks `@call_step`: name -> (call, calls)."""
+    return {name: value.__call_step__ for name, value in vars(cls).items()
+            if hasattr(value, "__call_step__")}
+
+
+def _step_action(call, step: str, doc: str | None, calls: str):
+    """The action making the call `call` by the method named `step`."""
+    def op(s):
+        require(s.pc is call and not s.op_down)
+        getattr(s, step)()
+    return _named_action(op, call, doc, calls)
+
+
 def _declare_action_per_call(cls):
     """`op_<call>` for each call of `cls.Pc` in place of `op_call` (ACTION_PER_CALL)."""
     cls.op_call = None                        # no longer an action: the DSL reads callables
     for call in cls.Pc:
-        if call is cls.Pc.IDLE:
-            continue
-        name = f"op_{call.name.lower()}"
-        if hasattr(cls, name):
-            raise SpecError(f"{cls.__name__}: ACTION_PER_CALL names the call {call.name} "
-                            f"{name}, which is already a member; rename the call", where_defined(cls))
-        setattr(cls, name, _call_action(call, name))
+        if call is not cls.Pc.IDLE:
+            setattr(cls, _action_name(cls, call, "ACTION_PER_CALL", cls), _call_action(call))
 
 
-def _call_action(call, name: str):
-    """The action making the call `call`, named `name`: `op_call` at that call only."""
+def _call_action(call):
+    """The action making the call `call`: `op_call` at that call only."""
     def op(s):
         require(s.pc is call)
         s._after(s._call())
-    op.__name__ = op.__qualname__ = name
-    op.__doc__ = (f"The reconcile's call {call.value!r}, and what the operator computes from "
-                  f"its answer (OperatorProcess.op_call at that call).")
-    return action(group="reconcile", fair="weak", calls="API server")(op)
+    doc = (f"The reconcile's call {call.value!r}, and what the operator computes from its "
+           f"answer (OperatorProcess.op_call at that call).")
+    return _named_action(op, call, doc, "API server")
+
+
+def _action_name(cls, call, declared_by: str, where) -> str:
+    """`op_<call>`, unless the class has a member of that name already."""
+    name = f"op_{call.name.lower()}"
+    if hasattr(cls, name):
+        raise SpecError(f"{cls.__name__}: {declared_by} names the call {call.name} {name}, "
+                        f"which is already a member; rename the call", where_defined(where))
+    return name
+
+
+def _named_action(op, call, doc: str | None, calls: str):
+    op.__name__ = op.__qualname__ = f"op_{call.name.lower()}"
+    op.__doc__ = doc
+    return action(group="reconcile", fair="weak", calls=calls)(op)

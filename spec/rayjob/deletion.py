@@ -19,7 +19,7 @@ path's endTime + ttlSecondsAfterFinished, checked by claim 9); rules come as the
 of `Rules`; the worker groups' `suspend` is read current (an Update on a stale copy
 would only get 409 and be repeated).
 """
-from checker import action, require
+from spec import kubernetes
 
 from .state import RayJobState
 from .types import (IMPACT, CrView, JStat, Pc, Phase, Policy, Rank, Result, Rule, Rules, Timer)
@@ -43,7 +43,7 @@ def matches(rule: Rule, h) -> bool:
     return rule.when in (h.job_status, h.phase)
 
 
-class DeletionRules(RayJobState):
+class DeletionRules(RayJobState, kubernetes.CallSteps):
     def _rules(s) -> tuple:
         return RULE_SETS[s.deletion_rules]
 
@@ -90,14 +90,10 @@ class DeletionRules(RayJobState):
         pending = any(not s._rule_due(r) for r in s._matched_rules())
         return Result.REQUEUE if pending else Result.WAIT
 
-    @action(group="reconcile", fair="weak", calls="API server")
-    def op_suspend_workers(s):
+    @kubernetes.call_step(Pc.SUSPEND_WORKERS)
+    def _suspend_workers(s) -> bool:
         """Models suspendWorkerGroups' r.Update (C:836-861) for a DeleteWorkers rule:
         every worker group of the RayCluster gets suspend=true (NotFound: an error)."""
-        require(s.pc is Pc.SUSPEND_WORKERS and not s.op_down)
-        s._suspend_workers()
-
-    def _suspend_workers(s) -> bool:
         c = s.m_b.cluster
         if not s.cl_cr[c]:
             s._end(Result.ERROR)

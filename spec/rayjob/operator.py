@@ -1,19 +1,21 @@
 """The KubeRay operator: `RayJobReconciler.Reconcile` as one atomic step per external call.
 
 `op_start` reads the RayJob from the cache and runs the local computation of the branch up
-to its first API-server or dashboard call; each `op_<call>` action performs that call and
-the computation after it, up to the next call or the end of the reconcile. So every call
-is a crash point (reference §13.3), and cache reads happen where the Go code reads.
-`op_start` is the library's (spec/kubernetes/operator.py, with `IDLE_RECONCILES`), over
-`_take_key` and `_reconcile`. The line numbers are those of `rayjob_controller.go` (C:),
-`job.go` (J:) and the dashboard client (D:) as cited in the reference.
+to its first API-server or dashboard call; each call's step (`@call_step`) performs that
+call and the computation after it, up to the next call or the end of the reconcile, and
+the library makes it the action `op_<call>` (`_create_cluster` is `op_create_cluster`).
+So every call is a crash point (reference §13.3), and cache reads happen where the Go
+code reads. `op_start` and the per-call actions are the library's (spec/kubernetes/
+operator.py: `IDLE_RECONCILES`, over `_take_key` and `_reconcile`; `CallSteps`). The
+line numbers are those of `rayjob_controller.go` (C:), `job.go` (J:) and the dashboard
+client (D:) as cited in the reference.
 
 Fairness (liveness): `op_start` is weakly fair only where a reconcile is owed
 (`RayJobState._reconcile_owed`: the last Reconcile returned RequeueAfter or an error, or
 a watched object changed); once started, Reconcile runs to its return, so every later
 step is weakly fair (a crash or outage in between is a fault).
 """
-from checker import action, require
+from checker import action
 
 from spec import kubernetes
 
@@ -24,7 +26,7 @@ from .types import (CR_STATUS, DRAWN_JOB_IDS, NONTERMINAL_RECS, NOT_RETRIED, REC
                     Mode, Pc, Phase, Policy, Reason, Rec, Result, Rules, Timer, key)
 
 
-class Operator(RayJobState):
+class Operator(RayJobState, kubernetes.CallSteps):
     # ------------------------------------------------------------ in-memory edits
     def _set(s, **fields):
         s.m_h = s.m_h._replace(**fields)
@@ -34,11 +36,6 @@ class Operator(RayJobState):
 
     def _fail(s, reason: Reason):
         s._set(phase=Phase.FAILED, reason=reason)
-
-    def _call(s) -> bool:
-        """The call at `pc` and the computation after it, as its `op_<call>` action makes
-        it (for the library's faults and failover); True if the call was applied."""
-        return getattr(s, CALL_STEP[s.pc])()
 
     # ------------------------------------------------------------ Reconcile
     # The library's `op_start` (spec/kubernetes/operator.py) with IDLE_RECONCILES: a
@@ -126,15 +123,11 @@ class Operator(RayJobState):
         building the dashboard client never fails here (S8)."""
         s.pc = Pc.FIN_REMOVE if s.m_h.job_status in TERMINAL else Pc.STOP_JOB
 
-    @action(group="reconcile", fair="weak", calls="Ray head")
-    def op_stop_job(s):
-        """Models StopJob (D:303-339) called at C:123-129: errors (404, unreachable head,
-        empty dashboardURL) are only logged; then the finalizer is removed."""
-        require(s.pc is Pc.STOP_JOB and not s.op_down)
-        s._stop_job()
-
+    @kubernetes.call_step(Pc.STOP_JOB, calls="Ray head")
     def _stop_job(s) -> bool:
-        """True if the head accepted the request (404 and unreachable heads are errors)."""
+        """Models StopJob (D:303-339) called at C:123-129: errors (404, unreachable head,
+        empty dashboardURL) are only logged; then the finalizer is removed. True if the
+        head accepted the request (404 and unreachable heads are errors)."""
         s.stop_attempted = True
         k = s._dashboard_key()
         reached = k is not None and s.kv[k] is not Rec.NONE
@@ -143,13 +136,9 @@ class Operator(RayJobState):
         s.pc = Pc.FIN_REMOVE
         return reached
 
-    @action(group="reconcile", fair="weak", calls="API server")
-    def op_fin_remove(s):
-        """Models r.Update removing the finalizer (C:132-137); the RayJob then disappears."""
-        require(s.pc is Pc.FIN_REMOVE and not s.op_down)
-        s._fin_remove()
-
+    @kubernetes.call_step(Pc.FIN_REMOVE)
     def _fin_remove(s) -> bool:
+        """Models r.Update removing the finalizer (C:132-137); the RayJob then disappears."""
         if not s.m_fresh:
             s._end(Result.ERROR)                       # 409 Conflict / NotFound
             return False
@@ -176,14 +165,10 @@ class Operator(RayJobState):
             s._init_status()
             s._finish()
 
-    @action(group="reconcile", fair="weak", calls="API server")
-    def op_fin_add(s):
+    @kubernetes.call_step(Pc.FIN_ADD)
+    def _fin_add(s) -> bool:
         """Models r.Update adding ray.io/rayjob-finalizer (C:167-174); on success the copy
         takes the new resourceVersion, initRayJobStatusIfNeed runs and W#2 follows."""
-        require(s.pc is Pc.FIN_ADD and not s.op_down)
-        s._fin_add()
-
-    def _fin_add(s) -> bool:
         if not s.m_fresh:
             s._end(Result.ERROR)
             return False
@@ -334,14 +319,10 @@ class Operator(RayJobState):
         + preRunningDeadlineSeconds, in Initializing and Waiting."""
         return s.t_pre_running is Timer.FIRED
 
-    @action(group="reconcile", fair="weak", calls="API server")
-    def op_create_cluster(s):
+    @kubernetes.call_step(Pc.CREATE_CLUSTER)
+    def _create_cluster(s) -> bool:
         """Models getOrCreateRayClusterInstance's Create (C:947-995, C:977): by the persisted
         name, so a repeated create gets AlreadyExists (an error, requeue)."""
-        require(s.pc is Pc.CREATE_CLUSTER and not s.op_down)
-        s._create_cluster()
-
-    def _create_cluster(s) -> bool:
         c = s.m_b.cluster
         if s.cl_cr[c]:
             s.recovered = s.recovered or s.lost_create
@@ -357,15 +338,11 @@ class Operator(RayJobState):
             s._services()
         return True
 
-    @action(group="reconcile", fair="weak", calls="API server")
-    def op_create_job(s):
+    @kubernetes.call_step(Pc.CREATE_JOB)
+    def _create_job(s) -> bool:
         """Models createNewK8sJob (C:716-756, C:748): the submitter Job named after the
         RayJob, with the dashboard address and submission id frozen into its env
         (C:650-656); then Running (C:236) and W#2."""
-        require(s.pc is Pc.CREATE_JOB and not s.op_down)
-        s._create_job()
-
-    def _create_job(s) -> bool:
         if s.job is not None:
             s.recovered = s.recovered or s.lost_create
             s._end(Result.ERROR)
@@ -405,17 +382,15 @@ class Operator(RayJobState):
         else:
             s._submitter_check()
 
-    @action(group="reconcile", fair="weak", calls="API server")
-    def op_create_svc(s):
+    @kubernetes.call_step(Pc.CREATE_SVC)
+    def _create_svc(s) -> bool:
         """Models the head Service Create (C:705)."""
-        require(s.pc is Pc.CREATE_SVC and not s.op_down)
-        s._write_svc()
+        return s._write_svc()
 
-    @action(group="reconcile", fair="weak", calls="API server")
-    def op_update_svc(s):
+    @kubernetes.call_step(Pc.UPDATE_SVC)
+    def _update_svc(s) -> bool:
         """Models the head Service Update to the current cluster (C:693)."""
-        require(s.pc is Pc.UPDATE_SVC and not s.op_down)
-        s._write_svc()
+        return s._write_svc()
 
     def _write_svc(s) -> bool:
         if s.pc is Pc.CREATE_SVC and s.svc is not None:
@@ -473,14 +448,10 @@ class Operator(RayJobState):
         so a later deletion skips StopJob (C:116) although the Ray job may still run."""
         return finished and s.t_subfin is Timer.FIRED
 
-    @action(group="reconcile", fair="weak", calls="Ray head")
-    def op_get_job_info(s):
+    @kubernetes.call_step(Pc.GET_JOB_INFO, calls="Ray head")
+    def _get_job_info(s):
         """Models GetJobInfo (D:154-184) and what Running does with the answer
         (C:301-365)."""
-        require(s.pc is Pc.GET_JOB_INFO and not s.op_down)
-        s._get_job_info()
-
-    def _get_job_info(s):
         s._job_info(s._ray_get(s._dashboard_key()))
 
     def _dashboard_key(s):
@@ -536,13 +507,9 @@ class Operator(RayJobState):
             s._set_b(chk_fail=True)
             s._finish()
 
-    @action(group="reconcile", fair="weak", calls="Ray head")
-    def op_submit_job(s):
+    @kubernetes.call_step(Pc.SUBMIT_JOB, calls="Ray head")
+    def _submit_job_http(s):
         """Models SubmitJob with submission_id = status.jobId (HTTPMode, C:1307-1321)."""
-        require(s.pc is Pc.SUBMIT_JOB and not s.op_down)
-        s._submit_job_call()
-
-    def _submit_job_call(s):
         s._submit_job(deliver=True, answer=True)
 
     def _submit_job(s, deliver: bool, answer: bool) -> bool:
@@ -588,14 +555,10 @@ class Operator(RayJobState):
         s._set(reason=Reason.NONE, job_status=JStat.NEW,
                phase=Phase.SUSPENDED if s.m_h.phase is Phase.SUSPENDING else Phase.NEW)
 
-    @action(group="reconcile", fair="weak", calls="API server")
-    def op_delete_cluster(s):
+    @kubernetes.call_step(Pc.DELETE_CLUSTER)
+    def _delete_cluster(s) -> bool:
         """Models deleteClusterResources' Delete (C:798-834, C:823): the CR disappears at
         once, its pods later (background deletion)."""
-        require(s.pc is Pc.DELETE_CLUSTER and not s.op_down)
-        s._delete_cluster()
-
-    def _delete_cluster(s) -> bool:
         c = s.m_b.cluster
         if not s.cl_cr[c]:
             s._end(Result.ERROR)                # NotFound
@@ -611,13 +574,9 @@ class Operator(RayJobState):
         else:
             s._delete_job_then_reset(cluster_gone=False)
 
-    @action(group="reconcile", fair="weak", calls="API server")
-    def op_delete_job(s):
-        """Models deleteSubmitterJob's Delete with Background propagation (C:759-795)."""
-        require(s.pc is Pc.DELETE_JOB and not s.op_down)
-        s._delete_job()
-
+    @kubernetes.call_step(Pc.DELETE_JOB)
     def _delete_job(s) -> bool:
+        """Models deleteSubmitterJob's Delete with Background propagation (C:759-795)."""
         if s.job is None:
             s._end(Result.ERROR)
             return False
@@ -661,14 +620,10 @@ class Operator(RayJobState):
         s.ttl_cleanup = True
         s.ttl_early = s.ttl_early or not s._cleanup_due(policy)
 
-    @action(group="reconcile", fair="weak", calls="API server")
-    def op_delete_rj(s):
+    @kubernetes.call_step(Pc.DELETE_RJ)
+    def _delete_rj(s) -> bool:
         """Models r.Delete(rayJob) when DELETE_RAYJOB_CR_AFTER_JOB_FINISHES is set (C:1538)
         or by a DeleteSelf rule (C:1573)."""
-        require(s.pc is Pc.DELETE_RJ and not s.op_down)
-        s._delete_rj()
-
-    def _delete_rj(s) -> bool:
         s.cleanup_overreach = s.cleanup_overreach or not s._cleanup_configured(Policy.DELETE_SELF)
         s._ttl_cleanup_done(Policy.DELETE_SELF)
         s._user_or_owner_delete()
@@ -676,14 +631,10 @@ class Operator(RayJobState):
         return True
 
     # ------------------------------------------------------------ the status write
-    @action(group="reconcile", fair="weak", calls="API server")
-    def op_status_write(s):
+    @kubernetes.call_step(Pc.STATUS_WRITE)
+    def _status_write(s) -> bool:
         """Models updateRayJobStatus' r.Status().Update (C:919-945): a full PUT carrying the
         copy's resourceVersion, 409 if stale; endTime set when entering Complete/Failed."""
-        require(s.pc is Pc.STATUS_WRITE and not s.op_down)
-        s._status_write()
-
-    def _status_write(s) -> bool:
         if not s._version_matches():
             s._end(Result.ERROR)
             return False
@@ -703,11 +654,3 @@ BRANCH = {Phase.NEW: "_new", Phase.INITIALIZING: "_initializing", Phase.RUNNING:
           Phase.SUSPENDED: "_suspended", Phase.COMPLETE: "_finished", Phase.FAILED: "_finished",
           Phase.WAITING: "_waiting", Phase.VALIDATION_FAILED: "_unknown_phase"}
 
-# The step that performs each call (`Operator._call`: the library's faults and failover).
-CALL_STEP = {Pc.FIN_ADD: "_fin_add", Pc.STATUS_WRITE: "_status_write",
-             Pc.FIN_REMOVE: "_fin_remove", Pc.CREATE_CLUSTER: "_create_cluster",
-             Pc.CREATE_SVC: "_write_svc", Pc.UPDATE_SVC: "_write_svc",
-             Pc.CREATE_JOB: "_create_job", Pc.DELETE_CLUSTER: "_delete_cluster",
-             Pc.DELETE_JOB: "_delete_job", Pc.DELETE_RJ: "_delete_rj",
-             Pc.SUSPEND_WORKERS: "_suspend_workers", Pc.STOP_JOB: "_stop_job",
-             Pc.GET_JOB_INFO: "_get_job_info", Pc.SUBMIT_JOB: "_submit_job_call"}
