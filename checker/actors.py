@@ -55,12 +55,15 @@ def step_actors(info: dict[str, dict], action: str | None, kind: str) -> tuple[s
 
 def action_info(machine: BoundSpec, names: set[str]) -> dict[str, dict]:
     """What a trace page shows of each action in `names`: actor, calls, kind, the spec
-    file:line of its definition and its docstring (each only when there is one)."""
+    file:line of its definition and its docstring (each only when there is one). An
+    action made from a spec's function (the library's `@call_step`) names it in
+    `__checker_source__`: the page points there, not at the code that made it."""
     info = {}
     for b in machine.all_bindings:
         if b.name in names and b.name not in info:
+            where = where_defined(getattr(b.fn, "__checker_source__", b.fn))
             fields = {"actor": actor_of(machine.spec_cls, b), "calls": b.calls,
-                      "kind": str(b.kind), "where": where_defined(b.fn),
+                      "kind": str(b.kind), "where": where,
                       "doc": inspect.cleandoc(b.fn.__doc__ or "")}
             info[b.name] = {k: v for k, v in fields.items() if v}     # ITF has no null
     return info

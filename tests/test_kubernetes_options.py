@@ -17,9 +17,12 @@ import pytest
 from click.testing import CliRunner
 
 from checker import SpecError, action, step_invariant
+from checker.actors import action_info
 from checker.cli import main
+from checker.errors import where_defined
 from checker.explicit.dispatch import NO_KEY
 from checker.explicit.explorer import ExplicitEngine
+from checker.explicit.machine import Machine
 from checker.model import load_model
 from checker.options import CheckOptions
 from checker.symbolic.bmc import BMC
@@ -178,6 +181,9 @@ def test_each_call_action_says_what_its_step_says():
     assert spec_cls.op_create_child.__checker_role__.calls == "API server or Ray head"
     assert spec_cls.op_set_ready.__checker_role__.calls == "API server"
     assert spec_cls.CALL_STEPS[Pc.SAVE_NAME] == "_step_save_name"
+    machine = Machine(spec_cls, {"L": 0, "F": 1})
+    where = action_info(machine, {"op_create_child"})["op_create_child"]["where"]
+    assert where == where_defined(spec_cls._step_create_child)   # the step, not the library
 
 
 def _creates_nothing(s) -> bool:

@@ -162,8 +162,9 @@ class CallSteps(Spec):
         steps = _marked_steps(cls)
         for name, (call, calls) in steps.items():
             step = vars(cls)[name]
-            setattr(cls, _action_name(cls, call, "@call_step", step),
-                    _step_action(call, name, step.__doc__, calls))
+            op = _step_action(call, name, step.__doc__, calls)
+            op.__checker_source__ = step      # trace pages point at the step
+            setattr(cls, _action_name(cls, call, "@call_step", step), op)
         if steps and getattr(cls, "op_call", None) is not None:
             cls.op_call = None                # OperatorProcess's: each call has its action
         cls.CALL_STEPS = {call: name for klass in reversed(cls.__mro__)
