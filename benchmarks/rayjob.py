@@ -12,8 +12,9 @@ memory, and the earlier commit's time over ours (> 1.0x: this checkout is faster
 
 `--same-spec` runs the earlier engine on this checkout's spec and model files (the
 spec's state counts move as it gains behaviour; this compares engines alone; an engine
-older than `checker.Enum` gets plain `enum.Enum` in its place). This checkout runs with
-`--workers 1`: both on one core.
+older than `checker.Enum` gets plain `enum.Enum` in its place). Both run with
+`--workers 1`, on one core each (so the earlier commit must have that option: the engine
+has used both cores by default since it did).
 """
 from __future__ import annotations
 
@@ -77,8 +78,8 @@ def main() -> None:
                 shutil.copy(REPO / model, before / model)
         try:
             for model in args.models:
-                rows = {"before": run(before, model, work),           # one core each
-                        "now": run(REPO, model, work, "--workers", "1")}
+                rows = {"before": run(before, model, work, "--workers", "1"),   # one core
+                        "now": run(REPO, model, work, "--workers", "1")}      # each
                 if rows["before"]["distinct"] != rows["now"]["distinct"]:
                     raise SystemExit(f"{model}: {rows['before']['distinct']} states before, "
                                      f"{rows['now']['distinct']} now")
