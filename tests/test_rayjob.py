@@ -531,7 +531,8 @@ MODE_KILLS = [
 # finds its records, so the container's second submit is rejected and only claim 12
 # falls, and with the gate not even that (its status check finds the record); a submit
 # without `--submission-id` then records another id, and the restarted container submits
-# again. And with a cache two changes behind (the *_lag2 proofs): ops_all_lag2_F2.
+# again; with spec edits (*_sidecar_edit*.toml): sidecar_edit_head_F2. And with a cache
+# two changes behind (the *_lag2 proofs): ops_all_lag2_F2.
 SETTING_KILLS = [
     (mutants.NoSubmissionId, "suspend_stale_F2", {}, {"p3_driver_once_per_attempt": 15}),
     (mutants.NoSubmissionId, "suspend_stale_F2", {"mode": "HTTP"},
@@ -576,6 +577,12 @@ SETTING_KILLS = [
      {"p3_driver_once_per_attempt": 14, "p12_single_submit_call": 12}),
     (mutants.NoSubmissionId, "sidecar_ft_F2", {"sidecar_restart": True},
      {"p3_driver_once_per_attempt": 13, "p12_single_submit_call": 11}),
+    (mutants.ClusterNameInInitializing, "sidecar_edit_head_F2", {},
+     {"p1b_cluster_created_once_per_attempt": 7}),
+    (mutants.SidecarHeadRecreated, "sidecar_edit_head_F2", {},
+     {"p3_driver_once_per_attempt": 12, "p12_single_submit_call": 10}),
+    (mutants.SidecarHeadRecreated, "sidecar_edit_head_F2", {"sidecar_restart": True},
+     {"p3_driver_once_per_attempt": 14, "p12_single_submit_call": 12}),
     (mutants.ClusterNameInInitializing, "ops_all_lag2_F2", {},
      {"p1a_one_cluster_name_per_attempt": 7, "p1b_cluster_created_once_per_attempt": 7}),
     (mutants.ClusterNameInInitializing, "ops_all_lag2_F2", {"mode": "HTTP"},

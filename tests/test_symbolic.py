@@ -222,7 +222,10 @@ def test_rayjob_properties_proved_for_every_backoff_limit_and_refuted_on_a_mutan
                                   "at_most_once_edit_stale_http_lag2",
                                   "driver_once_edit_stale_lag2", "driver_once_edit_stale_http_lag2",
                                   "driver_once_edit_stale_noft_lag2",
-                                  "driver_once_edit_stale_http_noft_lag2"])
+                                  "driver_once_edit_stale_http_noft_lag2",
+                                  "at_most_once_sidecar_edit", "driver_once_sidecar_edit",
+                                  "driver_once_sidecar_edit_restart", "submit_once_sidecar_edit",
+                                  "submit_once_sidecar_edit_restart"])
 def test_rayjob_issue_20_proofs(name):
     """models/rayjob/proofs/slow (issue 20): HTTPMode, SidecarMode and InteractiveMode
     without faults (claims 3, 7 and 12 refuted in SidecarMode by SidecarHeadRecreated,
