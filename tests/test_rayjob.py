@@ -531,8 +531,9 @@ MODE_KILLS = [
 # finds its records, so the container's second submit is rejected and only claim 12
 # falls, and with the gate not even that (its status check finds the record); a submit
 # without `--submission-id` then records another id, and the restarted container submits
-# again; with spec edits (*_sidecar_edit*.toml): sidecar_edit_head_F2. And with a cache
-# two changes behind (the *_lag2 proofs): ops_all_lag2_F2.
+# again; with both GCS FT and stale caches (*_sidecar_ft_stale*.toml) the same, in
+# sidecar_stale_F2 with GCS FT; with spec edits (*_sidecar_edit*.toml): sidecar_edit_head_F2.
+# And with a cache two changes behind (the *_lag2 proofs): ops_all_lag2_F2.
 SETTING_KILLS = [
     (mutants.NoSubmissionId, "suspend_stale_F2", {}, {"p3_driver_once_per_attempt": 15}),
     (mutants.NoSubmissionId, "suspend_stale_F2", {"mode": "HTTP"},
@@ -576,6 +577,12 @@ SETTING_KILLS = [
     (mutants.SidecarHeadRecreated, "sidecar_stale_F2", {"sidecar_restart": True},  # the gate's
      {"p3_driver_once_per_attempt": 14, "p12_single_submit_call": 12}),
     (mutants.NoSubmissionId, "sidecar_ft_F2", {"sidecar_restart": True},
+     {"p3_driver_once_per_attempt": 13, "p12_single_submit_call": 11}),
+    (mutants.ClusterNameInInitializing, "sidecar_stale_F2", {"gcs_ft": True},
+     {"p1b_cluster_created_once_per_attempt": 7}),
+    (mutants.SidecarHeadRecreated, "sidecar_stale_F2", {"gcs_ft": True},
+     {"p12_single_submit_call": 10}),
+    (mutants.NoSubmissionId, "sidecar_stale_F2", {"gcs_ft": True, "sidecar_restart": True},
      {"p3_driver_once_per_attempt": 13, "p12_single_submit_call": 11}),
     (mutants.ClusterNameInInitializing, "sidecar_edit_head_F2", {},
      {"p1b_cluster_created_once_per_attempt": 7}),

@@ -225,7 +225,11 @@ def test_rayjob_properties_proved_for_every_backoff_limit_and_refuted_on_a_mutan
                                   "driver_once_edit_stale_http_noft_lag2",
                                   "at_most_once_sidecar_edit", "driver_once_sidecar_edit",
                                   "driver_once_sidecar_edit_restart", "submit_once_sidecar_edit",
-                                  "submit_once_sidecar_edit_restart"])
+                                  "submit_once_sidecar_edit_restart",
+                                  "at_most_once_sidecar_ft_stale", "driver_once_sidecar_ft_stale",
+                                  "driver_once_sidecar_ft_stale_restart",
+                                  "submit_once_sidecar_ft_stale",
+                                  "submit_once_sidecar_ft_stale_restart"])
 def test_rayjob_issue_20_proofs(name):
     """models/rayjob/proofs/slow (issue 20): HTTPMode, SidecarMode and InteractiveMode
     without faults (claims 3, 7 and 12 refuted in SidecarMode by SidecarHeadRecreated,
