@@ -533,7 +533,8 @@ MODE_KILLS = [
 # without `--submission-id` then records another id, and the restarted container submits
 # again; with both GCS FT and stale caches (*_sidecar_ft_stale*.toml) the same, in
 # sidecar_stale_F2 with GCS FT; with spec edits (*_sidecar_edit*.toml): sidecar_edit_head_F2.
-# And with a cache two changes behind (the *_lag2 proofs): ops_all_lag2_F2.
+# And with a cache two changes behind (the *_lag2 proofs): ops_all_lag2_F2, in SidecarMode
+# sidecar_stale_F2 with L = 2.
 SETTING_KILLS = [
     (mutants.NoSubmissionId, "suspend_stale_F2", {}, {"p3_driver_once_per_attempt": 15}),
     (mutants.NoSubmissionId, "suspend_stale_F2", {"mode": "HTTP"},
@@ -584,6 +585,12 @@ SETTING_KILLS = [
      {"p12_single_submit_call": 10}),
     (mutants.NoSubmissionId, "sidecar_stale_F2", {"gcs_ft": True, "sidecar_restart": True},
      {"p3_driver_once_per_attempt": 13, "p12_single_submit_call": 11}),
+    (mutants.ClusterNameInInitializing, "sidecar_stale_F2", {"L": 2},
+     {"p1b_cluster_created_once_per_attempt": 7}),
+    (mutants.SidecarHeadRecreated, "sidecar_stale_F2", {"L": 2},
+     {"p3_driver_once_per_attempt": 12, "p12_single_submit_call": 10}),
+    (mutants.SidecarHeadRecreated, "sidecar_stale_F2", {"L": 2, "sidecar_restart": True},
+     {"p3_driver_once_per_attempt": 14, "p12_single_submit_call": 12}),
     (mutants.ClusterNameInInitializing, "sidecar_edit_head_F2", {},
      {"p1b_cluster_created_once_per_attempt": 7}),
     (mutants.SidecarHeadRecreated, "sidecar_edit_head_F2", {},

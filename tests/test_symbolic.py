@@ -229,7 +229,12 @@ def test_rayjob_properties_proved_for_every_backoff_limit_and_refuted_on_a_mutan
                                   "at_most_once_sidecar_ft_stale", "driver_once_sidecar_ft_stale",
                                   "driver_once_sidecar_ft_stale_restart",
                                   "submit_once_sidecar_ft_stale",
-                                  "submit_once_sidecar_ft_stale_restart"])
+                                  "submit_once_sidecar_ft_stale_restart",
+                                  "at_most_once_sidecar_stale_lag2",
+                                  "driver_once_sidecar_stale_lag2",
+                                  "driver_once_sidecar_stale_restart_lag2",
+                                  "submit_once_sidecar_stale_lag2",
+                                  "submit_once_sidecar_stale_restart_lag2"])
 def test_rayjob_issue_20_proofs(name):
     """models/rayjob/proofs/slow (issue 20): HTTPMode, SidecarMode and InteractiveMode
     without faults (claims 3, 7 and 12 refuted in SidecarMode by SidecarHeadRecreated,
