@@ -531,7 +531,10 @@ MODE_KILLS = [
 # finds its records, so the container's second submit is rejected and only claim 12
 # falls, and with the gate not even that (its status check finds the record); a submit
 # without `--submission-id` then records another id, and the restarted container submits
-# again. And with a cache two changes behind (the *_lag2 proofs): ops_all_lag2_F2.
+# again; with both GCS FT and stale caches (*_sidecar_ft_stale*.toml) the same, in
+# sidecar_stale_F2 with GCS FT; with spec edits (*_sidecar_edit*.toml): sidecar_edit_head_F2.
+# And with a cache two changes behind (the *_lag2 proofs): ops_all_lag2_F2, in SidecarMode
+# sidecar_stale_F2 with L = 2.
 SETTING_KILLS = [
     (mutants.NoSubmissionId, "suspend_stale_F2", {}, {"p3_driver_once_per_attempt": 15}),
     (mutants.NoSubmissionId, "suspend_stale_F2", {"mode": "HTTP"},
@@ -576,6 +579,24 @@ SETTING_KILLS = [
      {"p3_driver_once_per_attempt": 14, "p12_single_submit_call": 12}),
     (mutants.NoSubmissionId, "sidecar_ft_F2", {"sidecar_restart": True},
      {"p3_driver_once_per_attempt": 13, "p12_single_submit_call": 11}),
+    (mutants.ClusterNameInInitializing, "sidecar_stale_F2", {"gcs_ft": True},
+     {"p1b_cluster_created_once_per_attempt": 7}),
+    (mutants.SidecarHeadRecreated, "sidecar_stale_F2", {"gcs_ft": True},
+     {"p12_single_submit_call": 10}),
+    (mutants.NoSubmissionId, "sidecar_stale_F2", {"gcs_ft": True, "sidecar_restart": True},
+     {"p3_driver_once_per_attempt": 13, "p12_single_submit_call": 11}),
+    (mutants.ClusterNameInInitializing, "sidecar_stale_F2", {"L": 2},
+     {"p1b_cluster_created_once_per_attempt": 7}),
+    (mutants.SidecarHeadRecreated, "sidecar_stale_F2", {"L": 2},
+     {"p3_driver_once_per_attempt": 12, "p12_single_submit_call": 10}),
+    (mutants.SidecarHeadRecreated, "sidecar_stale_F2", {"L": 2, "sidecar_restart": True},
+     {"p3_driver_once_per_attempt": 14, "p12_single_submit_call": 12}),
+    (mutants.ClusterNameInInitializing, "sidecar_edit_head_F2", {},
+     {"p1b_cluster_created_once_per_attempt": 7}),
+    (mutants.SidecarHeadRecreated, "sidecar_edit_head_F2", {},
+     {"p3_driver_once_per_attempt": 12, "p12_single_submit_call": 10}),
+    (mutants.SidecarHeadRecreated, "sidecar_edit_head_F2", {"sidecar_restart": True},
+     {"p3_driver_once_per_attempt": 14, "p12_single_submit_call": 12}),
     (mutants.ClusterNameInInitializing, "ops_all_lag2_F2", {},
      {"p1a_one_cluster_name_per_attempt": 7, "p1b_cluster_created_once_per_attempt": 7}),
     (mutants.ClusterNameInInitializing, "ops_all_lag2_F2", {"mode": "HTTP"},

@@ -222,7 +222,19 @@ def test_rayjob_properties_proved_for_every_backoff_limit_and_refuted_on_a_mutan
                                   "at_most_once_edit_stale_http_lag2",
                                   "driver_once_edit_stale_lag2", "driver_once_edit_stale_http_lag2",
                                   "driver_once_edit_stale_noft_lag2",
-                                  "driver_once_edit_stale_http_noft_lag2"])
+                                  "driver_once_edit_stale_http_noft_lag2",
+                                  "at_most_once_sidecar_edit", "driver_once_sidecar_edit",
+                                  "driver_once_sidecar_edit_restart", "submit_once_sidecar_edit",
+                                  "submit_once_sidecar_edit_restart",
+                                  "at_most_once_sidecar_ft_stale", "driver_once_sidecar_ft_stale",
+                                  "driver_once_sidecar_ft_stale_restart",
+                                  "submit_once_sidecar_ft_stale",
+                                  "submit_once_sidecar_ft_stale_restart",
+                                  "at_most_once_sidecar_stale_lag2",
+                                  "driver_once_sidecar_stale_lag2",
+                                  "driver_once_sidecar_stale_restart_lag2",
+                                  "submit_once_sidecar_stale_lag2",
+                                  "submit_once_sidecar_stale_restart_lag2"])
 def test_rayjob_issue_20_proofs(name):
     """models/rayjob/proofs/slow (issue 20): HTTPMode, SidecarMode and InteractiveMode
     without faults (claims 3, 7 and 12 refuted in SidecarMode by SidecarHeadRecreated,
@@ -236,15 +248,17 @@ def test_rayjob_issue_20_proofs(name):
     fault tolerance, or without it and head restarts), 6 and 8, in SidecarMode claims 3
     and 12 (counted per cluster name) without a failover or hand deletion of the
     RayCluster (sidecar_failover_F1, sidecar_hand_F1), and 1b, 3 and 12 there with GCS
-    fault tolerance or with stale caches, and with a cache two changes behind (L = 2)
+    fault tolerance or with stale caches, both together, two changes behind or with spec edits,
+    and with a cache two changes behind (L = 2)
     the stale-cache proofs' 1a, 1b, 2b, 3, 4, 6 and 8, spec edits or not, proved for
     every backoffLimit (and F) with a certificate that re-checks; the refutations are the bounded models' and the
     mutants' (hand_F1, hand_F2, head_noft_F1, http_head_F1, http_happy_F0 with mutant M6,
     submitter_F2 with PutOverwrite, http_ops_F1 with #756; happy_F0 with #1737,
     StatusUpdateNoVersion, BackoffOffByOne, RetryAllReasons; suspend_stale_F2 with M6,
     validation_F2 and slow/user_ops_retry_F2 with #1737, M6, BackoffOffByOne,
-    RetryAllReasons and StatusUpdateNoVersion, sidecar_ft_F2 and sidecar_stale_F2 with
-    #1737 and SidecarHeadRecreated, and with their hand deletions slow/user_ray_retry_F2,
+    RetryAllReasons and StatusUpdateNoVersion, sidecar_ft_F2, sidecar_stale_F2 (as it is,
+    with GCS FT, with L = 2) and sidecar_edit_head_F2 with #1737 and SidecarHeadRecreated
+    (with GCS FT and the gate M6), and with their hand deletions slow/user_ray_retry_F2,
     slow/user_ops_retry_F2 and sidecar_hand_F1 with GCS FT: tests/test_rayjob.py)."""
     model = load_model(ROOT / f"models/rayjob/proofs/slow/{name}.toml")
     result = PDR(model.machine(), model.options).check()
