@@ -222,7 +222,24 @@ def test_rayjob_properties_proved_for_every_backoff_limit_and_refuted_on_a_mutan
                                   "at_most_once_edit_stale_http_lag2",
                                   "driver_once_edit_stale_lag2", "driver_once_edit_stale_http_lag2",
                                   "driver_once_edit_stale_noft_lag2",
-                                  "driver_once_edit_stale_http_noft_lag2"])
+                                  "driver_once_edit_stale_http_noft_lag2",
+                                  "faults_sidecar_stale", "one_name_sidecar_stale",
+                                  "faults_sidecar_edit", "faults_sidecar_edit_stale",
+                                  "one_name_sidecar_edit_stale", "faults_interactive_stale",
+                                  "one_name_interactive_stale", "at_most_once_interactive_stale",
+                                  "faults_interactive_edit", "at_most_once_interactive_edit",
+                                  "faults_interactive_edit_stale",
+                                  "one_name_interactive_edit_stale",
+                                  "at_most_once_interactive_edit_stale",
+                                  "faults_sidecar_stale_lag2", "one_name_sidecar_stale_lag2",
+                                  "faults_sidecar_edit_stale_lag2",
+                                  "one_name_sidecar_edit_stale_lag2",
+                                  "faults_interactive_stale_lag2",
+                                  "one_name_interactive_stale_lag2",
+                                  "at_most_once_interactive_stale_lag2",
+                                  "faults_interactive_edit_stale_lag2",
+                                  "one_name_interactive_edit_stale_lag2",
+                                  "at_most_once_interactive_edit_stale_lag2"])
 def test_rayjob_issue_20_proofs(name):
     """models/rayjob/proofs/slow (issue 20): HTTPMode, SidecarMode and InteractiveMode
     without faults (claims 3, 7 and 12 refuted in SidecarMode by SidecarHeadRecreated,
@@ -237,14 +254,19 @@ def test_rayjob_issue_20_proofs(name):
     and 12 (counted per cluster name) without a failover or hand deletion of the
     RayCluster (sidecar_failover_F1, sidecar_hand_F1), and 1b, 3 and 12 there with GCS
     fault tolerance or with stale caches, and with a cache two changes behind (L = 2)
-    the stale-cache proofs' 1a, 1b, 2b, 3, 4, 6 and 8, spec edits or not, proved for
+    the stale-cache proofs' 1a, 1b, 2b, 3, 4, 6 and 8, spec edits or not, and in SidecarMode
+    and InteractiveMode with stale caches (L = 1 and 2), spec edits or both 1a, 4 (not with
+    edits), 5a (not with stale caches), 6 and 8, and 1b in InteractiveMode, proved for
     every backoffLimit (and F) with a certificate that re-checks; the refutations are the bounded models' and the
     mutants' (hand_F1, hand_F2, head_noft_F1, http_head_F1, http_happy_F0 with mutant M6,
     submitter_F2 with PutOverwrite, http_ops_F1 with #756; happy_F0 with #1737,
     StatusUpdateNoVersion, BackoffOffByOne, RetryAllReasons; suspend_stale_F2 with M6,
     validation_F2 and slow/user_ops_retry_F2 with #1737, M6, BackoffOffByOne,
     RetryAllReasons and StatusUpdateNoVersion, sidecar_ft_F2 and sidecar_stale_F2 with
-    #1737 and SidecarHeadRecreated, and with their hand deletions slow/user_ray_retry_F2,
+    #1737 and SidecarHeadRecreated, sidecar_stale_F2, validation_F2 and
+    slow/user_ops_retry_F2 in SidecarMode, interactive_stale_F2 and
+    interactive_edit_stale_F2 with #1737, StatusUpdateNoVersion, BackoffOffByOne and
+    RetryAllReasons, and with their hand deletions slow/user_ray_retry_F2,
     slow/user_ops_retry_F2 and sidecar_hand_F1 with GCS FT: tests/test_rayjob.py)."""
     model = load_model(ROOT / f"models/rayjob/proofs/slow/{name}.toml")
     result = PDR(model.machine(), model.options).check()
