@@ -618,6 +618,12 @@ SETTING_KILLS = [
      {"p1a_one_cluster_name_per_attempt": 7, "p1b_cluster_created_once_per_attempt": 7}),
     (mutants.BackoffOffByOne, "interactive_edit_stale_F2", {}, {"p6_retries_bounded": 23}),
 ]
+# The same in those modes with a cache two changes behind (their *_lag2 proofs): the same
+# lengths.
+SETTING_KILLS += [(mutant, name, {**changes, "L": 2}, lengths)
+                  for mutant, name, changes, lengths in SETTING_KILLS
+                  if name in ("sidecar_stale_F2", "interactive_stale_F2",
+                              "interactive_edit_stale_F2") and "L" not in changes]
 # Where a setting itself refutes a claim, the faithful spec: with spec edits, a hand
 # deletion of the RayCluster or the Job still refutes 1b and 2b (the *_edit* proofs leave
 # it out, as at_most_once.toml does: hand_F1, hand_F2), stale caches or not; in
