@@ -534,7 +534,11 @@ MODE_KILLS = [
 # again; with both GCS FT and stale caches (*_sidecar_ft_stale*.toml) the same, in
 # sidecar_stale_F2 with GCS FT; with spec edits (*_sidecar_edit*.toml): sidecar_edit_head_F2.
 # And with a cache two changes behind (the *_lag2 proofs): ops_all_lag2_F2, in SidecarMode
-# sidecar_stale_F2 with L = 2.
+# sidecar_stale_F2 with L = 2. And the claims of the faults proofs in SidecarMode and
+# InteractiveMode with stale caches, spec edits or both (proofs/slow/faults_sidecar_stale*,
+# *_sidecar_edit*, *_interactive_stale*, *_interactive_edit*): sidecar_stale_F2,
+# validation_F2 and slow/user_ops_retry_F2 in SidecarMode, interactive_stale_F2 and
+# interactive_edit_stale_F2 (with L = 0, spec edits alone).
 SETTING_KILLS = [
     (mutants.NoSubmissionId, "suspend_stale_F2", {}, {"p3_driver_once_per_attempt": 15}),
     (mutants.NoSubmissionId, "suspend_stale_F2", {"mode": "HTTP"},
@@ -572,7 +576,12 @@ SETTING_KILLS = [
      {"p1b_cluster_created_once_per_attempt": 7}),
     (mutants.SidecarHeadRecreated, "sidecar_ft_F2", {}, {"p12_single_submit_call": 10}),
     (mutants.ClusterNameInInitializing, "sidecar_stale_F2", {},
-     {"p1b_cluster_created_once_per_attempt": 7}),
+     {"p1a_one_cluster_name_per_attempt": 7, "p1b_cluster_created_once_per_attempt": 7}),
+    (mutants.StatusUpdateNoVersion, "sidecar_stale_F2", {}, {"p4_identity_stable": 6}),
+    (mutants.BackoffOffByOne, "sidecar_stale_F2", {"program": "FAIL", "backoff_limit": 0},
+     {"p6_retries_bounded": 16}),
+    (mutants.RetryAllReasons, "sidecar_stale_F2", {"active_deadline": "XLONG", "backoff_limit": 1},
+     {"p8_excluded_not_retried": 10}),
     (mutants.SidecarHeadRecreated, "sidecar_stale_F2", {},
      {"p3_driver_once_per_attempt": 12, "p12_single_submit_call": 10}),
     (mutants.SidecarHeadRecreated, "sidecar_stale_F2", {"sidecar_restart": True},  # the gate's
@@ -606,7 +615,36 @@ SETTING_KILLS = [
     (mutants.NoSubmissionId, "ops_all_lag2_F2", {}, {"p3_driver_once_per_attempt": 15}),
     (mutants.NoSubmissionId, "ops_all_lag2_F2", {"mode": "HTTP"},
      {"p3_driver_once_per_attempt": 17}),
+    (mutants.ClusterNameInInitializing, "validation_F2", SIDECAR,
+     {"p1a_one_cluster_name_per_attempt": 7, "p5a_no_cr_overlap": 7}),
+    (mutants.BackoffOffByOne, "validation_F2", {**SIDECAR, "program": "FAIL"},
+     {"p6_retries_bounded": 20}),
+    (mutants.RetryAllReasons, "validation_F2",
+     {**SIDECAR, "active_deadline": "XLONG", "backoff_limit": 1}, {"p8_excluded_not_retried": 11}),
+    (mutants.ClusterNameInInitializing, "slow/user_ops_retry_F2", SIDECAR,
+     {"p1a_one_cluster_name_per_attempt": 7}),
+    (mutants.BackoffOffByOne, "slow/user_ops_retry_F2", {**SIDECAR, "backoff_limit": 0},
+     {"p6_retries_bounded": 15}),
+    (mutants.RetryAllReasons, "slow/user_ops_retry_F2",
+     {**SIDECAR, "active_deadline": "XLONG", "backoff_limit": 1}, {"p8_excluded_not_retried": 10}),
+    (mutants.ClusterNameInInitializing, "interactive_stale_F2", {},
+     {"p1a_one_cluster_name_per_attempt": 7, "p1b_cluster_created_once_per_attempt": 7}),
+    (mutants.StatusUpdateNoVersion, "interactive_stale_F2", {}, {"p4_identity_stable": 6}),
+    (mutants.BackoffOffByOne, "interactive_stale_F2", {}, {"p6_retries_bounded": 23}),
+    (mutants.ClusterNameInInitializing, "interactive_edit_stale_F2", {"L": 0},
+     {"p1a_one_cluster_name_per_attempt": 7, "p1b_cluster_created_once_per_attempt": 7,
+      "p5a_no_cr_overlap": 7}),
+    (mutants.BackoffOffByOne, "interactive_edit_stale_F2", {"L": 0}, {"p6_retries_bounded": 23}),
+    (mutants.ClusterNameInInitializing, "interactive_edit_stale_F2", {},
+     {"p1a_one_cluster_name_per_attempt": 7, "p1b_cluster_created_once_per_attempt": 7}),
+    (mutants.BackoffOffByOne, "interactive_edit_stale_F2", {}, {"p6_retries_bounded": 23}),
 ]
+# The same in those modes with a cache two changes behind (their *_lag2 proofs): the same
+# lengths.
+SETTING_KILLS += [(mutant, name, {**changes, "L": 2}, lengths)
+                  for mutant, name, changes, lengths in SETTING_KILLS
+                  if name in ("sidecar_stale_F2", "interactive_stale_F2",
+                              "interactive_edit_stale_F2") and "L" not in changes]
 # Where a setting itself refutes a claim, the faithful spec: with spec edits, a hand
 # deletion of the RayCluster or the Job still refutes 1b and 2b (the *_edit* proofs leave
 # it out, as at_most_once.toml does: hand_F1, hand_F2), stale caches or not; in
