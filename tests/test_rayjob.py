@@ -594,12 +594,6 @@ SETTING_KILLS = [
      {"p12_single_submit_call": 10}),
     (mutants.NoSubmissionId, "sidecar_stale_F2", {"gcs_ft": True, "sidecar_restart": True},
      {"p3_driver_once_per_attempt": 13, "p12_single_submit_call": 11}),
-    (mutants.ClusterNameInInitializing, "sidecar_stale_F2", {"L": 2},
-     {"p1b_cluster_created_once_per_attempt": 7}),
-    (mutants.SidecarHeadRecreated, "sidecar_stale_F2", {"L": 2},
-     {"p3_driver_once_per_attempt": 12, "p12_single_submit_call": 10}),
-    (mutants.SidecarHeadRecreated, "sidecar_stale_F2", {"L": 2, "sidecar_restart": True},
-     {"p3_driver_once_per_attempt": 14, "p12_single_submit_call": 12}),
     (mutants.ClusterNameInInitializing, "sidecar_edit_head_F2", {},
      {"p1b_cluster_created_once_per_attempt": 7}),
     (mutants.SidecarHeadRecreated, "sidecar_edit_head_F2", {},
@@ -639,8 +633,8 @@ SETTING_KILLS = [
      {"p1a_one_cluster_name_per_attempt": 7, "p1b_cluster_created_once_per_attempt": 7}),
     (mutants.BackoffOffByOne, "interactive_edit_stale_F2", {}, {"p6_retries_bounded": 23}),
 ]
-# The same in those modes with a cache two changes behind (their *_lag2 proofs): the same
-# lengths.
+# The same with a cache two changes behind (the *_lag2 proofs of those modes; the GCS FT
+# cases of sidecar_stale_F2 come along): the same lengths.
 SETTING_KILLS += [(mutant, name, {**changes, "L": 2}, lengths)
                   for mutant, name, changes, lengths in SETTING_KILLS
                   if name in ("sidecar_stale_F2", "interactive_stale_F2",
