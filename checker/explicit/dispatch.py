@@ -50,7 +50,8 @@ def selectors(fn, tests: list[tuple], params: dict[str, Any], variables: dict[st
     (`tests_of`) test, `params` bound; the values accepted are those every such test
     accepts."""
     accepted: dict[tuple, frozenset] = {}
-    params = {**params, **{_STATIC + name: value for name, value in statics.items()}}
+    params = {**_closed_over(fn), **params,       # a generated action's constants too
+              **{_STATIC + name: value for name, value in statics.items()}}
     for name, key, check in tests:
         found = _accepting(name, key, check, fn, params, variables)
         if found is not None:
@@ -81,7 +82,7 @@ def _accepting(name: str, key, check, fn, params: dict, variables: dict):
         key = NO_KEY
     else:
         try:
-            key = eval(key, fn.__globals__, {**_closed_over(fn), **params})
+            key = eval(key, fn.__globals__, dict(params))
         except Exception:
             return None
     domain = variables[name]
@@ -93,8 +94,7 @@ def _accepting(name: str, key, check, fn, params: dict, variables: dict):
     accepted = []
     for value in domain.values:
         try:
-            verdict = bool(eval(check, fn.__globals__,
-                                {**_closed_over(fn), **params, _VALUE: value}))
+            verdict = bool(eval(check, fn.__globals__, {**params, _VALUE: value}))
         except Exception:
             verdict = True                    # the guard itself will say what is wrong
         if verdict:

@@ -385,6 +385,9 @@ class Operator(RayJobState, kubernetes.CallSteps):
     @kubernetes.call_step(Pc.CREATE_SVC)
     def _create_svc(s) -> bool:
         """Models the head Service Create (C:705)."""
+        if s.svc is not None:
+            s._end(Result.ERROR)                # AlreadyExists
+            return False
         return s._write_svc()
 
     @kubernetes.call_step(Pc.UPDATE_SVC)
@@ -393,9 +396,7 @@ class Operator(RayJobState, kubernetes.CallSteps):
         return s._write_svc()
 
     def _write_svc(s) -> bool:
-        if s.pc is Pc.CREATE_SVC and s.svc is not None:
-            s._end(Result.ERROR)                # AlreadyExists
-            return False
+        """The Service now points at the attempt's cluster; on to the submitter check."""
         s.svc = s.m_b.cluster
         s.m_clean = False
         s._submitter_check()
