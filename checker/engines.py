@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Callable
 
+from .bulk.fit import AUTO_WORDS, words_at_least
 from .explicit.explorer import ExplicitEngine
 from .errors import CheckerError
 from .options import CheckOptions
@@ -28,6 +29,10 @@ def _lazy(module: str, cls: str) -> Callable[..., object]:
 def _explicit(machine, options, progress=None):
     """The bulk engine where it pays (small states, a relation read in two seconds), else
     the interpreter; the same search either way."""
+    words = words_at_least([v.domain for v in machine.variables])
+    if words > AUTO_WORDS:                                # told without importing numpy
+        return ExplicitEngine(machine, options, progress,
+                              method=f"interpreter: a state packs into at least {words} words")
     from .bulk.engine import BulkEngine, Unsupported      # numpy, only when it runs
     try:
         return BulkEngine(machine, options, progress, automatic=True)

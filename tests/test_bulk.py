@@ -14,7 +14,8 @@ import pytest
 import checker.bulk.engine
 from checker import Int, Map, Spec, action, constraint, invariant, reachable, require, terminal
 from checker.bulk.engine import BulkEngine
-from checker.bulk.layout import Unsupported
+from checker.bulk.fit import words_at_least
+from checker.bulk.layout import Layout, Unsupported
 from checker.bulk.parts import Parts
 from checker.engines import ENGINES, run_engine
 from checker.errors import DomainError, SpecError
@@ -22,6 +23,7 @@ from checker.explicit.explorer import ExplicitEngine
 from checker.options import CheckOptions
 from checker.explicit.machine import Machine
 from checker.model import load_model
+from checker.symbolic.shapes import shape_of
 from conftest import ROOT
 from examples.twophase import TwoPhase
 
@@ -199,12 +201,25 @@ def test_a_failing_step_is_reported_as_the_interpreter_reports_it():
 def test_states_of_several_words_need_the_bulk_engine_asked_for_by_name():
     machine, options = Machine(Wide), CheckOptions()
     automatic = run_engine("explicit", machine, options)
-    assert automatic.method.startswith("interpreter: a state packs into 5 words; ")
+    assert automatic.method.startswith("interpreter: a state packs into at least 5 words; ")
     forced = run_engine("bulk", machine, options)
     assert forced.method == "bulk evaluation, 5 words a state"
     assert observed(forced) == observed(automatic)
     assert forced.stats.distinct_states == 3 ** 3
     assert forced.properties[0].verdict.value == "violated"
+
+
+@pytest.mark.parametrize("model", ["models/rayjob.toml", "benchmarks/twophase9.toml",
+                                   "examples/models/diningphilosophers.toml"])
+def test_the_width_told_before_numpy_is_imported_bounds_the_layouts(model):
+    """`fit.words_at_least` turns a model away without the bulk engine's imports: it must
+    never say more words than the layout takes."""
+    machine = load_model(ROOT / model).machine()
+    domains = [v.domain for v in machine.variables]
+    layout = Layout([shape_of(d, machine.env) for d in domains])
+    assert 1 <= words_at_least(domains) <= layout.words
+    assert words_at_least([Machine(Wide).variables[0].domain]) == 5 == \
+        Layout([shape_of(Machine(Wide).variables[0].domain, {})]).words
 
 
 def test_the_automatic_choice_takes_bulk_where_it_can_and_says_why_not_elsewhere():

@@ -40,12 +40,13 @@ from ..lang.bound import Binding
 from ..results import RunResult, Stats
 from ..symbolic.relation import Relation
 from ..symbolic.shapes import shape_of
+from .fit import AUTO_WORDS
 from .layout import Layout, Unsupported
 from .parts import Parts
 from .vectorize import compile_terms, leaf_index, truth
 
-AUTO_WORDS = 4          # chosen automatically only for states of at most four words
-AUTO_SECONDS = 2.0      # and whose relation reads in about this long (CPU seconds)
+AUTO_SECONDS = 2.0      # chosen automatically only for states of at most AUTO_WORDS words
+                        # whose relation reads in about this long (CPU seconds)
 CHUNK = 1 << 18         # states expanded together: bounds the memory successors take
 M_TRIM_THRESHOLD, M_TOP_PAD, M_MMAP_THRESHOLD = -1, -2, -3      # glibc's mallopt options
 

@@ -91,10 +91,11 @@ def _accepting(name: str, key, check, fn, params: dict, variables: dict):
             else None
     if domain is None or not domain.scalar:
         return None
-    accepted = []
+    accepted, names = [], dict(params)
     for value in domain.values:
+        names[_VALUE] = value
         try:
-            verdict = bool(eval(check, fn.__globals__, {**params, _VALUE: value}))
+            verdict = bool(eval(check, fn.__globals__, names))
         except Exception:
             verdict = True                    # the guard itself will say what is wrong
         if verdict:

@@ -18,6 +18,7 @@ from ..lang.domains import OutOfDomain, enum_label
 from ..lang.model_values import written
 from ..errors import TraceError
 from ..files import read_text, write_text
+from .jsontext import indented
 from ..explicit.machine import Machine
 from ..explicit.trace import Step, Trace
 
@@ -63,7 +64,7 @@ def _plain_const(value):
 
 
 def write_itf(path: Path, machine: Machine, trace: Trace, **meta: Any) -> Path:
-    return write_text(path, json.dumps(to_itf(machine, trace, **meta), indent=1) + "\n")
+    return write_text(path, indented(to_itf(machine, trace, **meta)) + "\n")
 
 
 def read_itf(path: str | Path) -> dict:
