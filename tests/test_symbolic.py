@@ -1419,6 +1419,24 @@ def test_houdini_finds_the_same_invariant_on_its_kept_solver_and_on_fresh_ones(m
         "pdr: lemmas of which no part is kept: c_below_3, c_below_6"]
 
 
+def test_with_lemmas_named_houdinis_first_round_goes_to_a_fresh_solver(monkeypatch):
+    """A model that names its lemmas expects Houdini's first round to be its last, which
+    the kept solver is slow to answer: that round goes to a fresh one at once, the others
+    to the kept one (on so small a spec it answers each in time); the same lemmas fall."""
+    fresh = []
+    made = pdr._preprocessing_solver
+    monkeypatch.setattr(pdr, "_preprocessing_solver", lambda: fresh.append(1) or made())
+    said = {}
+    for lemmas in (None, ["same", "c_*"]):
+        fresh.clear()
+        said[bool(lemmas)] = []
+        result = PDR(Machine(Dials), CheckOptions(["b_bounded"], lemmas=lemmas),
+                     progress=said[bool(lemmas)].append).check()
+        assert result.properties[0].verdict.value == "holds"
+        assert len(fresh) == (1 if lemmas else 0)
+    assert said[True][-2:] == said[False][-2:]
+
+
 def test_the_model_names_the_lemmas_houdini_may_use_and_the_proof_needs_the_one_it_names(
         monkeypatch):
     """`b_bounded` is inductive only with `same`. With Spacer switched off (it would find
