@@ -20,9 +20,10 @@ from checker.model import load_model
 from checker.results import Verdict
 from checker.explicit.trace import replay
 from spec.rayjob import mutants
-from spec.rayjob.proofs import (AtMostOnceLemmas, DriverOnceLemmas, Lemmas, ModeLemmas,
-                                 NoFaultLemmas, NoFaultModeLemmas, SidecarOnceLemmas,
-                                 StaleAtMostOnceLemmas, StaleDriverOnceLemmas, StaleLemmas)
+from spec.rayjob.proofs import (AtMostOnceLemmas, DriverOnceLemmas, InteractiveOnceLemmas,
+                                 Lemmas, ModeLemmas, NoFaultLemmas, NoFaultModeLemmas,
+                                 SidecarOnceLemmas, StaleAtMostOnceLemmas, StaleDriverOnceLemmas,
+                                 StaleLemmas)
 from spec.rayjob.spec import RayJob
 from spec.rayjob.types import ClusterId, Head, JStat, Mode, Phase, Rank, Reason, Rec, Rules
 
@@ -125,10 +126,10 @@ def model_path(name: str) -> Path:
 def with_lemmas(spec_cls):
     """The spec with every lemma of spec/rayjob/proofs (proof aids, apart from the spec):
     checked with the claims, they must hold on every bounded model."""
-    return type(spec_cls.__name__, (spec_cls, SidecarOnceLemmas, StaleDriverOnceLemmas,
-                                    DriverOnceLemmas, StaleAtMostOnceLemmas, AtMostOnceLemmas,
-                                    StaleLemmas, Lemmas, ModeLemmas, NoFaultLemmas,
-                                    NoFaultModeLemmas), {})
+    return type(spec_cls.__name__, (spec_cls, SidecarOnceLemmas, InteractiveOnceLemmas,
+                                    StaleDriverOnceLemmas, DriverOnceLemmas,
+                                    StaleAtMostOnceLemmas, AtMostOnceLemmas, StaleLemmas, Lemmas,
+                                    ModeLemmas, NoFaultLemmas, NoFaultModeLemmas), {})
 
 
 @functools.cache
@@ -458,6 +459,8 @@ def test_the_spec_has_the_claims_and_the_proof_specs_the_lemmas():
     no_faults = common | NoFaultLemmas.__dict__ | NoFaultModeLemmas.__dict__
     sidecar_once = (common | AtMostOnceLemmas.__dict__ | DriverOnceLemmas.__dict__
                     | SidecarOnceLemmas.__dict__)
+    interactive_once = (common | AtMostOnceLemmas.__dict__ | DriverOnceLemmas.__dict__
+                        | InteractiveOnceLemmas.__dict__)
     driver_once_stale = (common | AtMostOnceLemmas.__dict__ | StaleLemmas.__dict__
                          | StaleAtMostOnceLemmas.__dict__ | DriverOnceLemmas.__dict__
                          | StaleDriverOnceLemmas.__dict__)
@@ -478,7 +481,10 @@ def test_the_spec_has_the_claims_and_the_proof_specs_the_lemmas():
                          ("slow/submit_once_sidecar", sidecar_once),
                          ("slow/driver_once_stale", driver_once_stale),
                          ("slow/driver_once_sidecar_stale",
-                          driver_once_stale | SidecarOnceLemmas.__dict__)):
+                          driver_once_stale | SidecarOnceLemmas.__dict__),
+                         ("slow/driver_once_interactive", interactive_once),
+                         ("slow/driver_once_interactive_stale",
+                          driver_once_stale | InteractiveOnceLemmas.__dict__)):
         machine = load_model(ROOT / f"models/rayjob/proofs/{name}.toml").machine()
         assert {p.name for p in machine.properties if p.name.startswith("lemma_")} == \
             {n for n in lemmas if n.startswith("lemma_")}
