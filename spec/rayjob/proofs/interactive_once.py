@@ -9,12 +9,12 @@ that one id's record, created by the first submit (put-if-absent), and once a su
 reached a name its record stays while the name's RayCluster or its head does. So no
 second submit, and no second start, happens on a name. They hold with one operator
 process, no hand deletion of the RayCluster (Running re-creates it under the same name,
-its head restarting empty, and the user submits again: slow/interactive_hand_F1) and job
+its head restarting empty, and the user submits again: interactive_hand_F1) and job
 records that outlive a head restart (GCS fault tolerance, or no head restart: without
 either the user submits again to the emptied GCS, interactive_head_F1), with a lagging
 cache too (every lemma here speaks of each name). Elsewhere, and in the other modes, they
-are trivially true; every bounded model checks them. Each was found by a counterexample
-to induction that Houdini printed (`check-model MODEL -v`).
+are trivially true; every bounded model checks them. The head lemma came from a
+counterexample to induction that Houdini printed (`check-model MODEL`, docs/symbolic.md).
 """
 from checker import GroupOn, invariant
 
