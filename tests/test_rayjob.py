@@ -20,9 +20,10 @@ from checker.model import load_model
 from checker.results import Verdict
 from checker.explicit.trace import replay
 from spec.rayjob import mutants
-from spec.rayjob.proofs import (AtMostOnceLemmas, DriverOnceLemmas, Lemmas, ModeLemmas,
-                                 NoFaultLemmas, NoFaultModeLemmas, SidecarOnceLemmas,
-                                 StaleAtMostOnceLemmas, StaleDriverOnceLemmas, StaleLemmas)
+from spec.rayjob.proofs import (AtMostOnceLemmas, DriverOnceLemmas, InteractiveOnceLemmas,
+                                 Lemmas, ModeLemmas, NoFaultLemmas, NoFaultModeLemmas,
+                                 SidecarOnceLemmas, StaleAtMostOnceLemmas, StaleDriverOnceLemmas,
+                                 StaleLemmas)
 from spec.rayjob.spec import RayJob
 from spec.rayjob.types import ClusterId, Head, JStat, Mode, Phase, Rank, Reason, Rec, Rules
 
@@ -68,6 +69,8 @@ TRACES = {
     ("interactive_head_F1", "p3_driver_once_per_attempt"): 14,
     ("interactive_head_F1", "p7_succeeded_not_failed"): 25,  # head down past the check timeout
     ("interactive_delete_F1", "p10b_deleted_rayjob_ray_stopped"): 13,  # StopJob with no jobId
+    ("interactive_hand_F1", "p12_single_submit_call"): 17,  # the RayCluster by hand: resubmit
+    ("interactive_hand_F1", "p3_driver_once_per_attempt"): 19,
 }
 # The same for the models of `pytest -m slow` (their traces are replayed by the fast suite).
 SLOW_TRACES = {
@@ -125,10 +128,10 @@ def model_path(name: str) -> Path:
 def with_lemmas(spec_cls):
     """The spec with every lemma of spec/rayjob/proofs (proof aids, apart from the spec):
     checked with the claims, they must hold on every bounded model."""
-    return type(spec_cls.__name__, (spec_cls, SidecarOnceLemmas, StaleDriverOnceLemmas,
-                                    DriverOnceLemmas, StaleAtMostOnceLemmas, AtMostOnceLemmas,
-                                    StaleLemmas, Lemmas, ModeLemmas, NoFaultLemmas,
-                                    NoFaultModeLemmas), {})
+    return type(spec_cls.__name__, (spec_cls, SidecarOnceLemmas, InteractiveOnceLemmas,
+                                    StaleDriverOnceLemmas, DriverOnceLemmas,
+                                    StaleAtMostOnceLemmas, AtMostOnceLemmas, StaleLemmas, Lemmas,
+                                    ModeLemmas, NoFaultLemmas, NoFaultModeLemmas), {})
 
 
 @functools.cache
@@ -458,6 +461,8 @@ def test_the_spec_has_the_claims_and_the_proof_specs_the_lemmas():
     no_faults = common | NoFaultLemmas.__dict__ | NoFaultModeLemmas.__dict__
     sidecar_once = (common | AtMostOnceLemmas.__dict__ | DriverOnceLemmas.__dict__
                     | SidecarOnceLemmas.__dict__)
+    interactive_once = (common | AtMostOnceLemmas.__dict__ | DriverOnceLemmas.__dict__
+                        | InteractiveOnceLemmas.__dict__)
     driver_once_stale = (common | AtMostOnceLemmas.__dict__ | StaleLemmas.__dict__
                          | StaleAtMostOnceLemmas.__dict__ | DriverOnceLemmas.__dict__
                          | StaleDriverOnceLemmas.__dict__)
@@ -478,7 +483,10 @@ def test_the_spec_has_the_claims_and_the_proof_specs_the_lemmas():
                          ("slow/submit_once_sidecar", sidecar_once),
                          ("slow/driver_once_stale", driver_once_stale),
                          ("slow/driver_once_sidecar_stale",
-                          driver_once_stale | SidecarOnceLemmas.__dict__)):
+                          driver_once_stale | SidecarOnceLemmas.__dict__),
+                         ("slow/driver_once_interactive", interactive_once),
+                         ("slow/driver_once_interactive_stale",
+                          driver_once_stale | InteractiveOnceLemmas.__dict__)):
         machine = load_model(ROOT / f"models/rayjob/proofs/{name}.toml").machine()
         assert {p.name for p in machine.properties if p.name.startswith("lemma_")} == \
             {n for n in lemmas if n.startswith("lemma_")}
@@ -538,7 +546,11 @@ MODE_KILLS = [
 # InteractiveMode with stale caches, spec edits or both (proofs/slow/faults_sidecar_stale*,
 # *_sidecar_edit*, *_interactive_stale*, *_interactive_edit*): sidecar_stale_F2,
 # validation_F2 and slow/user_ops_retry_F2 in SidecarMode, interactive_stale_F2 and
-# interactive_edit_stale_F2 (with L = 0, spec edits alone).
+# interactive_edit_stale_F2 (with L = 0, spec edits alone). And claims 3 and 12 with faults
+# in InteractiveMode (proofs/slow/driver_once_interactive*.toml, submit_once_interactive*):
+# a submit without `--submission-id` records another id, so the user finds no job of
+# spec.jobId and submits again, with no fault (as in interactive_F0), under each setting's
+# constants: GCS fault tolerance, stale caches, spec edits.
 SETTING_KILLS = [
     (mutants.NoSubmissionId, "suspend_stale_F2", {}, {"p3_driver_once_per_attempt": 15}),
     (mutants.NoSubmissionId, "suspend_stale_F2", {"mode": "HTTP"},
@@ -632,6 +644,22 @@ SETTING_KILLS = [
     (mutants.ClusterNameInInitializing, "interactive_edit_stale_F2", {},
      {"p1a_one_cluster_name_per_attempt": 7, "p1b_cluster_created_once_per_attempt": 7}),
     (mutants.BackoffOffByOne, "interactive_edit_stale_F2", {}, {"p6_retries_bounded": 23}),
+    (mutants.NoSubmissionId, "interactive_F2", {},
+     {"p3_driver_once_per_attempt": 12, "p12_single_submit_call": 10}),
+    (mutants.NoSubmissionId, "interactive_head_F1", {"gcs_ft": True},
+     {"p3_driver_once_per_attempt": 12, "p12_single_submit_call": 10}),
+    (mutants.NoSubmissionId, "interactive_stale_F2", {},
+     {"p3_driver_once_per_attempt": 12, "p12_single_submit_call": 10}),
+    (mutants.NoSubmissionId, "interactive_stale_F2", {"gcs_ft": True},
+     {"p3_driver_once_per_attempt": 12, "p12_single_submit_call": 10}),
+    (mutants.NoSubmissionId, "interactive_edit_stale_F2", {"L": 0},
+     {"p3_driver_once_per_attempt": 12, "p12_single_submit_call": 10}),
+    (mutants.NoSubmissionId, "interactive_edit_stale_F2", {"L": 0, "gcs_ft": True},
+     {"p3_driver_once_per_attempt": 12, "p12_single_submit_call": 10}),
+    (mutants.NoSubmissionId, "interactive_edit_stale_F2", {},
+     {"p3_driver_once_per_attempt": 12, "p12_single_submit_call": 10}),
+    (mutants.NoSubmissionId, "interactive_edit_stale_F2", {"gcs_ft": True},
+     {"p3_driver_once_per_attempt": 12, "p12_single_submit_call": 10}),
 ]
 # The same with a cache two changes behind (the *_lag2 proofs of those modes; the GCS FT
 # cases of sidecar_stale_F2 come along): the same lengths.
@@ -643,7 +671,9 @@ SETTING_KILLS += [(mutant, name, {**changes, "L": 2}, lengths)
 # deletion of the RayCluster or the Job still refutes 1b and 2b (the *_edit* proofs leave
 # it out, as at_most_once.toml does: hand_F1, hand_F2), stale caches or not; in
 # SidecarMode with GCS fault tolerance, the RayCluster's deletion wipes its records, so a
-# hand deletion refutes claim 3 (Initializing re-creates it, its new container submits).
+# hand deletion refutes claim 3 (Initializing re-creates it, its new container submits);
+# so it does in InteractiveMode (Running re-creates it, the user submits again; without GCS
+# fault tolerance the faithful trace is checked in, TRACES).
 SETTING_REFUTATIONS = [
     (RayJob, "slow/user_ray_retry_F2", {},
      {"p1b_cluster_created_once_per_attempt": 8, "p2b_job_created_once_per_attempt": 13}),
@@ -651,6 +681,8 @@ SETTING_REFUTATIONS = [
      {"p1b_cluster_created_once_per_attempt": 8, "p2b_job_created_once_per_attempt": 11}),
     (RayJob, "sidecar_hand_F1", {"gcs_ft": True},
      {"p3_driver_once_per_attempt": 14, "p12_single_submit_call": 12}),
+    (RayJob, "interactive_hand_F1", {"gcs_ft": True},
+     {"p3_driver_once_per_attempt": 19, "p12_single_submit_call": 17}),
 ]
 
 

@@ -32,6 +32,12 @@ it uses:
                   and stale caches included
                   (models/rayjob/proofs/slow/driver_once_sidecar*.toml,
                   submit_once_sidecar*.toml)
+    interactive_once.py
+                  InteractiveOnceLemmas: InteractiveMode's one user submit per cluster
+                  name and its one record, for claims 3 and 12 with faults there, GCS
+                  fault tolerance and stale caches included
+                  (models/rayjob/proofs/slow/driver_once_interactive*.toml,
+                  submit_once_interactive*.toml)
     no_faults.py  NoFaultLemmas: the attempts, the submitter and the Ray records when
                   nothing fails, for claim 7 and the at-most-once claims
                   (models/rayjob/proofs/no_faults.toml, slow/no_faults_http.toml)
@@ -48,6 +54,7 @@ from ..spec import RayJob
 from ..state import RayJobState
 from .at_most_once import AtMostOnceLemmas
 from .driver_once import DriverOnceLemmas
+from .interactive_once import InteractiveOnceLemmas
 from .lemmas import Lemmas
 from .modes import ModeLemmas
 from .no_faults import NoFaultLemmas
@@ -90,6 +97,11 @@ class RayJobDriverOnceSidecarProof(RayJobDriverOnceProof, SidecarOnceLemmas):
     faults in SidecarMode)."""
 
 
+class RayJobDriverOnceInteractiveProof(RayJobDriverOnceProof, InteractiveOnceLemmas):
+    """RayJobDriverOnceProof with the lemmas of interactive_once.py too (claims 3 and 12
+    with faults in InteractiveMode)."""
+
+
 class RayJobStaleProof(RayJobProof, StaleLemmas):
     """RayJobProof with the lemmas of stale.py too (the proofs with stale caches)."""
 
@@ -107,6 +119,11 @@ class RayJobDriverOnceStaleProof(RayJobProof, StaleDriverOnceLemmas, PoolsSuffic
 class RayJobDriverOnceSidecarStaleProof(RayJobDriverOnceStaleProof, SidecarOnceLemmas):
     """RayJobDriverOnceStaleProof with the lemmas of sidecar_once.py too (claims 3 and 12
     with stale caches in SidecarMode)."""
+
+
+class RayJobDriverOnceInteractiveStaleProof(RayJobDriverOnceStaleProof, InteractiveOnceLemmas):
+    """RayJobDriverOnceStaleProof with the lemmas of interactive_once.py too (claims 3 and
+    12 with stale caches in InteractiveMode)."""
 
 
 class RayJobOneNameStaleProof(RayJobStaleProof, PoolsSuffice):

@@ -20,7 +20,7 @@ MODEL -v`).
 from checker import GroupOn, invariant
 
 from ..state import RayJobState
-from ..types import ClusterId, Exit, Head, KvKey, Mode, PodSlot, Rec, SubPc
+from ..types import ClusterId, Exit, Head, KvKey, Mode, Rec, SubPc
 
 
 class SidecarOnceLemmas(RayJobState):
@@ -38,13 +38,6 @@ class SidecarOnceLemmas(RayJobState):
     def _container_at(s, c: ClusterId, pc: SubPc) -> bool:
         sc = s.sidecar[c]
         return sc is not None and sc.exit is Exit.RUNNING and sc.pc is pc
-
-    @invariant
-    def lemma_sidecar_mode_has_no_submitter_job(s):
-        """SidecarMode creates no submitter Job (createK8sJobIfNeed is K8sJobMode's), so no
-        submitter pod runs either, lingering or not."""
-        return s.mode is not Mode.SIDECAR or (
-            s.job is None and all(s.pods[p] is None for p in PodSlot))
 
     @invariant
     def lemma_records_are_the_sidecars(s):
