@@ -540,17 +540,22 @@ MODE_KILLS = [
 # falls, and with the gate not even that (its status check finds the record); a submit
 # without `--submission-id` then records another id, and the restarted container submits
 # again; with both GCS FT and stale caches (*_sidecar_ft_stale*.toml) the same, in
-# sidecar_stale_F2 with GCS FT; with spec edits (*_sidecar_edit*.toml): sidecar_edit_head_F2.
+# sidecar_stale_F2 with GCS FT; with spec edits (*_sidecar_edit*.toml): sidecar_edit_head_F2,
+# with GCS FT (*_sidecar_edit_ft*.toml) as sidecar_ft_F2, with stale caches
+# (*_sidecar_edit_stale*.toml) its stale group turned on ("groups" in the changes), and
+# with both (*_sidecar_edit_ft_stale*.toml).
 # And with a cache two changes behind (the *_lag2 proofs): ops_all_lag2_F2, in SidecarMode
-# sidecar_stale_F2 with L = 2. And the claims of the faults proofs in SidecarMode and
-# InteractiveMode with stale caches, spec edits or both (proofs/slow/faults_sidecar_stale*,
-# *_sidecar_edit*, *_interactive_stale*, *_interactive_edit*): sidecar_stale_F2,
-# validation_F2 and slow/user_ops_retry_F2 in SidecarMode, interactive_stale_F2 and
-# interactive_edit_stale_F2 (with L = 0, spec edits alone). And claims 3 and 12 with faults
-# in InteractiveMode (proofs/slow/driver_once_interactive*.toml, submit_once_interactive*):
-# a submit without `--submission-id` records another id, so the user finds no job of
-# spec.jobId and submits again, with no fault (as in interactive_F0), under each setting's
-# constants: GCS fault tolerance, stale caches, spec edits.
+# sidecar_stale_F2 with L = 2 (with GCS FT too: *_sidecar_ft_stale*_lag2.toml). And the
+# claims of the faults proofs in SidecarMode and InteractiveMode with stale caches, spec
+# edits or both (proofs/slow/faults_sidecar_stale*, *_sidecar_edit*, *_interactive_stale*,
+# *_interactive_edit*): sidecar_stale_F2, validation_F2 and slow/user_ops_retry_F2 in
+# SidecarMode, interactive_stale_F2 and interactive_edit_stale_F2 (with L = 0, spec edits
+# alone). And claims 3 and 12 with faults in InteractiveMode
+# (proofs/slow/driver_once_interactive*.toml, submit_once_interactive*): a submit without
+# `--submission-id` records another id, so the user finds no job of spec.jobId and submits
+# again, with no fault (as in interactive_F0), under each setting's constants: GCS fault
+# tolerance, stale caches, spec edits.
+STALE = {"stale": True}     # a fault group turned on: "groups" in the changes
 SETTING_KILLS = [
     (mutants.NoSubmissionId, "suspend_stale_F2", {}, {"p3_driver_once_per_attempt": 15}),
     (mutants.NoSubmissionId, "suspend_stale_F2", {"mode": "HTTP"},
@@ -612,6 +617,26 @@ SETTING_KILLS = [
      {"p3_driver_once_per_attempt": 12, "p12_single_submit_call": 10}),
     (mutants.SidecarHeadRecreated, "sidecar_edit_head_F2", {"sidecar_restart": True},
      {"p3_driver_once_per_attempt": 14, "p12_single_submit_call": 12}),
+    (mutants.ClusterNameInInitializing, "sidecar_edit_head_F2", {"gcs_ft": True},
+     {"p1b_cluster_created_once_per_attempt": 7}),
+    (mutants.SidecarHeadRecreated, "sidecar_edit_head_F2", {"gcs_ft": True},
+     {"p12_single_submit_call": 10}),
+    (mutants.NoSubmissionId, "sidecar_edit_head_F2", {"gcs_ft": True, "sidecar_restart": True},
+     {"p3_driver_once_per_attempt": 13, "p12_single_submit_call": 11}),
+    (mutants.ClusterNameInInitializing, "sidecar_edit_head_F2", {"L": 1, "groups": STALE},
+     {"p1b_cluster_created_once_per_attempt": 7}),
+    (mutants.SidecarHeadRecreated, "sidecar_edit_head_F2", {"L": 1, "groups": STALE},
+     {"p3_driver_once_per_attempt": 12, "p12_single_submit_call": 10}),
+    (mutants.SidecarHeadRecreated, "sidecar_edit_head_F2",
+     {"L": 1, "groups": STALE, "sidecar_restart": True},
+     {"p3_driver_once_per_attempt": 14, "p12_single_submit_call": 12}),
+    (mutants.ClusterNameInInitializing, "sidecar_edit_head_F2",
+     {"gcs_ft": True, "L": 1, "groups": STALE}, {"p1b_cluster_created_once_per_attempt": 7}),
+    (mutants.SidecarHeadRecreated, "sidecar_edit_head_F2",
+     {"gcs_ft": True, "L": 1, "groups": STALE}, {"p12_single_submit_call": 10}),
+    (mutants.NoSubmissionId, "sidecar_edit_head_F2",
+     {"gcs_ft": True, "L": 1, "groups": STALE, "sidecar_restart": True},
+     {"p3_driver_once_per_attempt": 13, "p12_single_submit_call": 11}),
     (mutants.ClusterNameInInitializing, "ops_all_lag2_F2", {},
      {"p1a_one_cluster_name_per_attempt": 7, "p1b_cluster_created_once_per_attempt": 7}),
     (mutants.ClusterNameInInitializing, "ops_all_lag2_F2", {"mode": "HTTP"},
@@ -696,7 +721,9 @@ def test_each_claim_proved_in_a_mode_or_setting_is_refuted_there(mutant, model_n
     """By a mutant, or by the faithful spec where the setting with one more fault group
     refutes it: the shortest counterexamples have the lengths given."""
     model = load_model(model_path(model_name))
-    machine = Machine(mutant, {**model.constants, **changes}, model.groups)
+    constants = {k: v for k, v in changes.items() if k != "groups"}
+    machine = Machine(mutant, {**model.constants, **constants},
+                      {**model.groups, **changes.get("groups", {})})
     options = CheckOptions(properties=list(lengths), max_depth=max(lengths.values()))
     result = ExplicitEngine(machine, options).check()
     assert {n: len(prop(result, n).trace.steps) - 1 for n in lengths} == lengths
