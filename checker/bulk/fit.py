@@ -11,7 +11,7 @@ import math
 from ..lang.domains import Domain, MapDomain, SetDomain
 
 AUTO_WORDS = 4          # chosen automatically only for states of at most four words
-WORD = 64
+WORD = 64               # bits a word of a packed state (`layout.py`)
 
 
 def words_at_least(domains: list[Domain]) -> int:

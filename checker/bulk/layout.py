@@ -16,8 +16,7 @@ import z3
 from ..errors import CheckerError
 from ..symbolic.shapes import (BoolShape, EnumShape, IntShape, MapShape, OptionShape,
                                RecordShape, SeqShape, SetShape, Shape)
-
-WORD = 64
+from .fit import WORD
 
 
 class Unsupported(CheckerError):
