@@ -122,29 +122,6 @@ def test_a_worker_that_dies_leaves_unknown_never_a_wrong_verdict():
     assert result.exit_code == 3 and not result.stats.complete
 
 
-class Columns(Grid):
-    """`inside` reads `x` alone, and logs each evaluation (forked workers inherit `LOG`)."""
-
-    @invariant
-    def inside(s):
-        with open(LOG["path"], "a") as log:
-            log.write(f"{s.x}\n")
-        return s.x <= 12
-
-
-LOG = {"path": None}
-
-
-def test_workers_evaluate_a_property_once_per_value_of_what_it_reads(tmp_path):
-    """A property's value worked out by one worker is taught to the others, as the paths
-    of steps are: on the grid, `x = k` is first met in one state of one level, so each
-    value of `x` is evaluated once in all, where each worker would meet most of them."""
-    LOG["path"] = tmp_path / "evaluated"
-    result = run(Machine(Columns), CheckOptions(store="fingerprint", properties=["inside"]), 2)
-    assert "2 worker processes" in result.method and result.properties[0].verdict == Verdict.HOLDS
-    assert sorted(map(int, LOG["path"].read_text().split())) == list(range(13))
-
-
 class Clock:
     """A perf_counter that moves 0.3 s at each reading: every level is "long"."""
 

@@ -209,7 +209,6 @@ class BreadthFirst:
         self.reachables = [p for p in reachables if machine.constant(p.fn) is not False]
         self.expand = machine.expand
         self.remembered = {p.name: remembered(machine, p) for p in invariants + reachables}
-        self.taught: list | None = None             # values worked out since `values_learnt`
         self.pending_after: dict[int, tuple] = {}   # changed bits -> what to check (`_pending`)
         self.next_level: list[tuple] = []
         self.step_invariants = list(search.step_invariants)
@@ -284,29 +283,11 @@ class BreadthFirst:
                 value = truth(value, p.name, p.fn)
             if memo is not None:
                 memo[1][at] = value
-                if self.taught is not None:
-                    self.taught.append((p.name, at, value))
             if value is (p.kind is Kind.REACHABLE):     # a violation, or a witness
                 self._found(p, st)
                 project = None
         if project is not None and len(passed) < PASSED:
             passed.add(codes)
-
-    def values_learnt(self) -> list[tuple]:
-        """The property values worked out since the last call (from the first call on),
-        (name, codes read, value) each: for `learn_values` in another worker process,
-        which would otherwise evaluate each property again on the codes it meets."""
-        out, self.taught = self.taught or [], []
-        return out
-
-    def learn_values(self, values: list[tuple], own) -> None:
-        """Remember values another process's `values_learnt` gave (`own(codes)`: what a
-        projection gave, made of this process's objects)."""
-        remembered = self.remembered
-        for name, at, value in values:
-            memo = remembered.get(name)
-            if memo is not None:
-                memo[1].setdefault(own(at), value)
 
     def _pending(self, changed: int) -> tuple:
         """The pending properties to check after a step that changed `changed`, each

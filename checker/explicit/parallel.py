@@ -18,10 +18,8 @@ What a process pool costs: a successor crossing workers is pickled once and unpi
 once (about 3 us and 150 bytes on RayJob), its codes made the owner's own objects again
 (equal codes that are not the same object cost a deep comparison at every lookup of the
 memories of steps and properties); states found new are loaded and checked by their
-owner. And each worker would run the spec for every path of steps any worker met, and
-evaluate each property on every value of what it reads that any worker met: so with the
-states, the workers pass on the paths they learnt (`expand.lessons`) and the property
-values they worked out (`BreadthFirst.values_learnt`).
+owner. And each worker would run the spec for every path of steps any worker met: so
+with the states, the workers pass on the paths they learnt (`expand.lessons`).
 """
 from __future__ import annotations
 
@@ -275,8 +273,7 @@ class Share:
         stopped = bfs.run_level(self.level, 0.0, self.elsewhere)
         out = [pickle.dumps(list(box.values()), pickle.HIGHEST_PROTOCOL) if box else None
                for box in self.outboxes]
-        lessons = pickle.dumps((bfs.expand.lessons(), bfs.values_learnt()),
-                               pickle.HIGHEST_PROTOCOL)
+        lessons = pickle.dumps(bfs.expand.lessons(), pickle.HIGHEST_PROTOCOL)
         return {"out": out, "sent": sum(len(box) for box in self.outboxes), "lessons": lessons,
                 "bytes": sum(len(b) for b in out if b) + len(lessons) * (self.n - 1),
                 "expanded": len(self.level), "busy": time.perf_counter() - began,
@@ -293,11 +290,9 @@ class Share:
             self.codes.clear()
         own = self._own
         with _collector_paused():
-            for lesson in lessons:
-                paths, values = pickle.loads(lesson)
+            for paths in lessons:
                 bfs.expand.learn([(position, own(st), read, self._own_steps(steps))
-                                  for position, st, read, steps in paths])
-                bfs.learn_values(values, self._own_codes)
+                                  for position, st, read, steps in pickle.loads(paths)])
             for batch in batches:
                 for succ, key, parent, changed in pickle.loads(batch):
                     if key not in seen:
@@ -311,11 +306,6 @@ class Share:
         docstring)."""
         own = self.codes.setdefault
         return tuple([own(code, code) for code in codes])
-
-    def _own_codes(self, codes):
-        """What a projection gave (a tuple of codes, or one variable's code) made of this
-        process's objects."""
-        return self._own(codes) if type(codes) is tuple else self.codes.setdefault(codes, codes)
 
     def _own_steps(self, steps: tuple) -> tuple:
         """A lesson's steps with this process's codes (one variable written: its code)."""
