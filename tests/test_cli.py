@@ -238,9 +238,13 @@ def test_ctrl_c_during_start_up_is_unknown_exit_3(tmp_path):
     command = [sys.executable, "-c", "from checker.cli import main; main()", str(path)]
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                             env=env)
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 60
     while not started.exists() and time.monotonic() < deadline:
         time.sleep(0.05)
+    if not started.exists():
+        proc.kill()
+        proc.wait()
+        pytest.fail("the spec's module was not imported within a minute")
     proc.send_signal(signal.SIGINT)
     output, _ = proc.communicate(timeout=30)
     assert proc.returncode == 3, output
