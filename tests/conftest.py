@@ -1,6 +1,7 @@
 """Shared helpers: run a spec class through the explicit engine in one call."""
 from __future__ import annotations
 
+import signal
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,14 @@ def explore(spec_cls, constants=None, groups=None, fairness=None, **options):
     """RunResult of checking `spec_cls` with the given constants and CheckOptions fields."""
     machine = Machine(spec_cls, constants, groups, fairness=fairness)
     return ExplicitEngine(machine, CheckOptions(**options)).check()
+
+
+def interruptible():
+    """`preexec_fn` for a child process a test sends SIGINT, as a terminal's Ctrl-C: the
+    signal's default action restored. Run as a background job (`pytest &`, or CI's
+    harness), the tests start with SIGINT ignored, their children too, and a Python
+    started with SIGINT ignored never raises KeyboardInterrupt."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def verdicts(result) -> dict[str, str]:

@@ -8,6 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from checker.cli import main
+from conftest import interruptible
 
 DIEHARD = Path(__file__).resolve().parent.parent / "examples" / "models" / "diehard.toml"
 
@@ -237,7 +238,7 @@ def test_ctrl_c_during_start_up_is_unknown_exit_3(tmp_path):
     env = {**os.environ, "PYTHONPATH": str(root)}
     command = [sys.executable, "-c", "from checker.cli import main; main()", str(path)]
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            env=env)
+                            env=env, preexec_fn=interruptible)
     deadline = time.monotonic() + 60
     while not started.exists() and time.monotonic() < deadline:
         time.sleep(0.05)

@@ -44,6 +44,7 @@ from examples.twophase import TwoPhase
 from spec.rayjob import mutants
 from spec.rayjob.types import Rank
 from test_verdicts import EagerCommit
+from conftest import interruptible
 from test_cli import run
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -675,7 +676,7 @@ def test_ctrl_c_ends_a_symbolic_run_at_once_with_what_was_decided(tmp_path):
     runs = {engine: subprocess.Popen(
         [sys.executable, "-c", "from checker.cli import main; main()", "m.toml", "--engine",
          engine, "--traces", "traces", "-v"], cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)},
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=interruptible)
         for engine in ("bmc", "kind", "pdr")}
     try:
         for process in runs.values():
