@@ -7,6 +7,7 @@ is given as a Houdini candidate). The spec (`spec.rayjob.spec:RayJob`) has only 
 claims; a proof model names one of the classes below as its spec, and so the lemma set
 it uses:
 
+    groups.py     ProofGroups: the fault groups the settings below name, declared once
     lemmas.py     Lemmas: the operator's memory, the status counters, the ghosts
                   (models/rayjob/proofs/slow/faults*.toml)
     modes.py      ModeLemmas: SidecarMode's submitter containers (every proof spec)

@@ -9,18 +9,15 @@ Initializing, Waiting (InteractiveMode) or Running (only Suspending, Retrying, C
 and Failed delete it, and the first two end the attempt). A hand deletion refutes both claims (models/rayjob/hand_F1.toml,
 hand_F2.toml). Elsewhere the lemmas are trivially true; every bounded model checks them.
 """
-from checker import GroupOn, invariant
+from checker import invariant
 
-from ..state import RayJobState
+from .groups import ProofGroups
 from ..types import Age, Pc, Phase
 
 IN_FLIGHT = (Phase.INITIALIZING, Phase.WAITING, Phase.RUNNING)     # Waiting: InteractiveMode
 
 
-class AtMostOnceLemmas(RayJobState):
-    hand_deletes_cluster = GroupOn("user_delete_cluster")
-    hand_deletes_job = GroupOn("user_delete_job")
-
+class AtMostOnceLemmas(ProofGroups):
     def _exact(s) -> bool:
         """Every read is current and only one operator process writes."""
         return not s.L and not s.failed_over

@@ -13,19 +13,15 @@ tolerance (head_noft_F1, http_head_F1) and a hand deletion (hand_F1) refute the 
 paused ex-leader does too (failover_F1). Elsewhere the lemmas are trivially true; every
 bounded model checks them.
 """
-from checker import GroupOn, invariant
+from checker import invariant
 
-from ..state import RayJobState
+from .groups import ProofGroups
 from ..types import ClusterId, Head, Mode, Pc, Phase, PodSlot, Rec
 
 STARTABLE = (Rec.NONE, Rec.PENDING)        # a submit may create it, or its driver may start
 
 
-class DriverOnceLemmas(RayJobState):
-    hand_deletes_cluster = GroupOn("user_delete_cluster")
-    hand_deletes_job = GroupOn("user_delete_job")
-    head_restarts = GroupOn("head_restart")
-
+class DriverOnceLemmas(ProofGroups):
     def _records_kept(s) -> bool:
         """The setting of claim 3 with faults (module docstring), stale caches included."""
         return (not s.failed_over and not s.hand_deletes_cluster

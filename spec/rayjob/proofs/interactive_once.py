@@ -16,16 +16,13 @@ cache too (every lemma here speaks of each name). Elsewhere, and in the other mo
 are trivially true; every bounded model checks them. The head lemma came from a
 counterexample to induction that Houdini printed (`check-model MODEL`, docs/symbolic.md).
 """
-from checker import GroupOn, invariant
+from checker import invariant
 
-from ..state import RayJobState
+from .groups import ProofGroups
 from ..types import ClusterId, Head, JobId, KvKey, Mode, Rec
 
 
-class InteractiveOnceLemmas(RayJobState):
-    hand_deletes_cluster = GroupOn("user_delete_cluster")
-    head_restarts = GroupOn("head_restart")
-
+class InteractiveOnceLemmas(ProofGroups):
     def _user_submits_once(s) -> bool:
         """The setting of the module docstring (the pools sufficing too)."""
         return (s.mode is Mode.INTERACTIVE and not s.failed_over and not s.hand_deletes_cluster

@@ -17,15 +17,13 @@ Elsewhere, and in the other modes, they are trivially true; every bounded model 
 them. Each was found by a counterexample to induction that Houdini printed (`check-model
 MODEL -v`).
 """
-from checker import GroupOn, invariant
+from checker import invariant
 
-from ..state import RayJobState
+from .groups import ProofGroups
 from ..types import ClusterId, Exit, Head, KvKey, Mode, Rec, SubPc
 
 
-class SidecarOnceLemmas(RayJobState):
-    hand_deletes_cluster = GroupOn("user_delete_cluster")
-
+class SidecarOnceLemmas(ProofGroups):
     def _one_sidecar_per_name(s) -> bool:
         """The setting of the module docstring (the pools sufficing too)."""
         return (s.mode is Mode.SIDECAR and not s.failed_over and not s.hand_deletes_cluster
