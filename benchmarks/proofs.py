@@ -7,7 +7,8 @@ on the cache the first run left (a second run, or CI with a kept cache). A row g
 CPU seconds of that process (user + system: on a shared machine the steadier figure), its
 wall seconds, and whether every verdict was the one the model expects (exit 0). ``--jobs 2``
 runs two models at a time, one per core; the figures stay per process. The summary counts
-the proofs under ``--target`` CPU seconds and gives the median and the slowest.
+the proofs under ``--target`` CPU seconds and gives the median and the slowest, over the
+runs that gave the expected verdicts.
 
 Run ``python benchmarks/proofs.py [MODEL...] [--jobs N] [--warm]``; with no MODEL, every
 model under models/rayjob/proofs.
@@ -52,6 +53,14 @@ def measure(model: Path, warm: bool) -> list[tuple[str, float, float, int, str]]
     return runs
 
 
+def label(model: Path) -> str:
+    """The model's path under models/rayjob/proofs, or as given if it is elsewhere."""
+    try:
+        return str(model.resolve().relative_to(PROOFS))
+    except ValueError:
+        return str(model)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("models", nargs="*", type=Path, help="proof models (default: all)")
@@ -65,12 +74,13 @@ def main():
     print(f"{'proof model':58} {'run':>4} {'CPU':>8} {'wall':>8}  verdicts", flush=True)
     with ThreadPoolExecutor(args.jobs) as pool:
         for model, runs in zip(models, pool.map(lambda m: measure(m, args.warm), models)):
-            name = str(model.resolve().relative_to(PROOFS))
+            name = label(model)
             for kind, seconds, wall, code, last in runs:
-                cpu[kind].append((seconds, name))
-                verdicts = "as expected" if code == 0 else f"exit {code}: {last}"
-                if code:
+                if code == 0:               # a run that failed early is no time to proof
+                    cpu[kind].append((seconds, name))
+                else:
                     failed.append(name)
+                verdicts = "as expected" if code == 0 else f"exit {code}: {last}"
                 print(f"{name:58} {kind:>4} {seconds:6.1f} s {wall:6.1f} s  {verdicts}",
                       flush=True)
     for kind, figures in cpu.items():
