@@ -1,5 +1,6 @@
-"""Time to proof of every RayJob proof model, as a user meets it: the figure issue 20 asks
-for (each proof under 60 s on one core).
+"""Time to proof of every RayJob proof model, as a user meets it.
+
+The figure issue 20 asks for (each proof under 60 s of CPU on one core).
 
 Each model runs as ``check-model MODEL -q`` in a fresh process with an empty relation cache
 (a first run: it reads the spec into a relation, then proves), and with ``--warm`` once more
