@@ -32,11 +32,12 @@ import logging
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from benchmarks.process import timed  # noqa: E402
 
 log = logging.getLogger(__name__)
 REPO = Path(__file__).resolve().parent.parent
@@ -48,16 +49,10 @@ SPIN_MIN_N, SPIN_MAX_N = 2, 10
 
 def _timed(cmd: list, cwd: str | os.PathLike) -> tuple[str, float, float]:
     """Run ``cmd``: its output, wall seconds and peak memory (MiB); raise if it fails."""
-    start = time.perf_counter()
-    proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                            text=True)
-    out = proc.stdout.read()
-    _, status, usage = os.wait4(proc.pid, 0)
-    seconds = time.perf_counter() - start
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    if proc.returncode != 0:
-        raise RuntimeError(f"{cmd[0]} exited {proc.returncode}:\n{out[-2000:]}")
-    return out, seconds, usage.ru_maxrss / 1024
+    done = timed(cmd, cwd)
+    if done.code != 0:
+        raise RuntimeError(f"{cmd[0]} exited {done.code}:\n{done.output[-2000:]}")
+    return done.output, done.wall, done.peak_mib
 
 
 def run_ours(n: int, workdir: str | os.PathLike) -> dict:

@@ -19,12 +19,13 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from benchmarks.process import timed  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 PROOFS = ROOT / "models/rayjob/proofs"
@@ -32,17 +33,10 @@ PROOFS = ROOT / "models/rayjob/proofs"
 
 def run(model: Path, cache: str) -> tuple[float, float, int, str]:
     """(CPU seconds, wall seconds, exit code, last line of output) of one check-model run."""
-    started = time.perf_counter()
-    with tempfile.TemporaryFile("w+") as out:
-        child = subprocess.Popen([sys.executable, "-m", "checker", str(model), "-q"],
-                                 stdout=out, stderr=subprocess.STDOUT, cwd=ROOT,
-                                 env={**os.environ, "CHECK_MODEL_CACHE": cache})
-        _, status, usage = os.wait4(child.pid, 0)
-        wall = time.perf_counter() - started
-        out.seek(0)
-        lines = out.read().strip().splitlines()
-    return (usage.ru_utime + usage.ru_stime, wall, os.waitstatus_to_exitcode(status),
-            lines[-1] if lines else "")
+    done = timed([sys.executable, "-m", "checker", str(model), "-q"], ROOT,
+                 {**os.environ, "CHECK_MODEL_CACHE": cache})
+    lines = done.output.strip().splitlines()
+    return done.cpu, done.wall, done.code, lines[-1] if lines else ""
 
 
 def measure(model: Path, warm: bool) -> list[tuple[str, float, float, int, str]]:

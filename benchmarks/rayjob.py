@@ -25,8 +25,10 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from benchmarks.process import timed  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 SLOW = sorted(str(p.relative_to(REPO)) for p in (REPO / "models/rayjob/slow").glob("*.toml"))
@@ -38,19 +40,14 @@ def run(checkout: Path, model: str, work: Path, *options: str) -> dict:
     out = work / f"{checkout.name}.json"
     cmd = [sys.executable, "-c", "from checker.cli import main; main()", str(checkout / model),
            "-q", "--json", str(out), "--traces", str(work / "traces"), *options]
-    start = time.perf_counter()
-    proc = subprocess.Popen(cmd, cwd=checkout, env={**os.environ, "PYTHONPATH": str(checkout)},
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    err = proc.stderr.read()
-    _, status, usage = os.wait4(proc.pid, 0)
-    code = os.waitstatus_to_exitcode(status)
-    if code not in (0, 1):
-        raise SystemExit(f"{checkout}: {model} exited {code}: {err[-1000:]}")
+    done = timed(cmd, checkout, {**os.environ, "PYTHONPATH": str(checkout)})
+    if done.code not in (0, 1):
+        raise SystemExit(f"{checkout}: {model} exited {done.code}: {done.output[-1000:]}")
     result = json.loads(out.read_text())
     stats = result["stats"]
     return {"distinct": stats["distinct_states"], "generated": stats.get("generated"),
-            "wall": time.perf_counter() - start, "split": stats.get("split_seconds", 0.0),
-            "cpu": usage.ru_utime + usage.ru_stime, "peak_mib": usage.ru_maxrss / 1024,
+            "wall": done.wall, "split": stats.get("split_seconds", 0.0),
+            "cpu": done.cpu, "peak_mib": done.peak_mib,
             "verdicts": {p["name"]: (p["verdict"], p.get("trace_length"))
                          for p in result["properties"]}}
 
