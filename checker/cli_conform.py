@@ -1,8 +1,9 @@
 """`check-model conform TARGET`: model-based testing of a real system against a spec.
 
 TARGET names a module with `conform(progress) -> list[ConfigRun]`: `ray` is short for
-`spec.ray.conformance`, anything with a dot is imported as given. The engine knows
-nothing of the system; the target's adapter does.
+`spec.ray.conformance`, anything with a dot is imported as given, from the current
+directory first (a project's specs are its own files, not installed packages). The engine
+knows nothing of the system; the target's adapter does.
 """
 from __future__ import annotations
 
@@ -24,6 +25,8 @@ def conform(target):
     every observation the spec does not allow (exit 1), or a failure to run (exit 2)."""
     out, err = console(), console(stderr=True)
     module = target if "." in target else f"spec.{target}.conformance"
+    if "" not in sys.path and "." not in sys.path:
+        sys.path.insert(0, "")
     started = time.monotonic()
     try:
         results = importlib.import_module(module).conform(

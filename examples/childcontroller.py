@@ -5,13 +5,13 @@ is ready. The child's name is generated (a random suffix, as `generateName` give
 it must be persisted in the parent's status *before* the child is created: otherwise a
 crash or a lost response between the create and the status write makes the next
 reconcile draw another name and create a second child. The environment (API server,
-informer cache, operator process, faults) is the library in spec/kubernetes/.
+informer cache, operator process, faults) is the library in checker/kubernetes/.
 """
 import enum
 from typing import NamedTuple
 
 from checker import Ghost, Option, invariant, leads_to, step_invariant
-from spec.kubernetes import Kubernetes, Result, kubernetes_state
+from checker.kubernetes import Kubernetes, Result, kubernetes_state
 
 
 class Ref(enum.Enum):

@@ -1,4 +1,4 @@
-"""The Kubernetes Job controller's pod tracking with finalizers (KEP-2307), on spec/kubernetes.
+"""The Kubernetes Job controller's pod tracking with finalizers (KEP-2307), on checker/kubernetes.
 
 kube-controller-manager's Job controller (kubernetes/kubernetes,
 pkg/controller/job/job_controller.go) counts a Job's finished pods in
@@ -29,7 +29,7 @@ import enum
 from typing import NamedTuple
 
 from checker import Const, Ghost, Int, Map, Option, Set, action, invariant, leads_to, require
-from spec.kubernetes import Kubernetes, Result, kubernetes_state
+from checker.kubernetes import Kubernetes, Result, kubernetes_state
 
 COMPLETIONS = 1
 PARALLELISM = 1

@@ -1,4 +1,4 @@
-"""The library's operator outage and leader-election failover (spec/kubernetes/faults.py,
+"""The library's operator outage and leader-election failover (checker/kubernetes/faults.py,
 failover.py), on the tutorial's controller and the Job controller.
 
 Each semantic is checked both ways: a probe whose invariant holds on the library and a
@@ -17,7 +17,7 @@ from checker.model import load_model
 from conftest import ROOT, explore, verdicts
 from examples.childcontroller import ChildController, Pc
 from examples.jobcontroller import JobController
-from spec.kubernetes import CacheSt
+from checker.kubernetes import CacheSt
 from test_kubernetes import ApiProbe
 
 FAULTS = {"crash": True, "write_lost": True, "write_fail": True, "user_delete": True,

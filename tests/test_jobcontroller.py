@@ -3,7 +3,7 @@
 The fixed controller holds every property in its models; each published bug of
 examples/jobcontroller_bugs.py is refuted by the property its report describes, with
 the shortest counterexample's length; the library pieces the controller added to
-spec/kubernetes (a patch removing the last finalizer, process memory a crash clears) are
+checker/kubernetes (a patch removing the last finalizer, process memory a crash clears) are
 checked both ways.
 """
 from __future__ import annotations

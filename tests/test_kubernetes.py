@@ -1,4 +1,4 @@
-"""The Kubernetes environment library (spec/kubernetes/) on the tutorial's controller.
+"""The Kubernetes environment library (checker/kubernetes/) on the tutorial's controller.
 
 Each semantic of the library is checked both ways: a probe (a subclass recording what
 the library's calls return) whose invariant holds on the library, and a broken library
@@ -20,7 +20,7 @@ from checker.explicit.explorer import ExplicitEngine
 from conftest import ROOT, explore, verdicts
 from examples.childcontroller import ChildController, Obj, Pc, Ref
 from examples.childcontroller_bugs import CreateBeforeSave
-from spec.kubernetes import CacheSt
+from checker.kubernetes import CacheSt
 
 ALL_FAULTS = {"crash": True, "write_lost": True, "write_fail": True, "user_delete": True,
               "stale": True}

@@ -1,4 +1,4 @@
-"""The library's opt-ins for a controller written the RayJob spec's way (spec/kubernetes/):
+"""The library's opt-ins for a controller written the RayJob spec's way (checker/kubernetes/):
 an action per API call, garbage collection in one step, and reconciles that may start
 with no key queued, fair only where one is owed.
 
@@ -32,7 +32,7 @@ from examples.childcontroller import Obj, Pc, Ref, Result
 from examples.childcontroller_bugs import CreateBeforeSave
 from examples.jobcontroller import JobController
 from examples.jobcontroller_bugs import OrphanErrorNotRetried
-from spec.kubernetes import CallSteps, Kubernetes, OperatorProcess, call_step, kubernetes_state
+from checker.kubernetes import CallSteps, Kubernetes, OperatorProcess, call_step, kubernetes_state
 from test_failover import refuted, trace_of
 
 JOB_FAULTS = {"crash": True, "write_lost": True, "write_fail": True, "user_delete": True,
@@ -204,7 +204,7 @@ def test_a_step_on_a_class_without_call_steps_is_an_error_at_the_model(tmp_path)
     """It would make no action: one line with the step's file and line, exit 2."""
     (tmp_path / "nosteps_spec.py").write_text(textwrap.dedent("""
         from examples.childcontroller import ChildController, Pc
-        from spec.kubernetes import call_step
+        from checker.kubernetes import call_step
 
         class NoSteps(ChildController):
             @call_step(Pc.SET_READY)

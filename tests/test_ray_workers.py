@@ -4,8 +4,6 @@ lost actor leaves `unknown`; a spec's error is the user's one line."""
 from __future__ import annotations
 
 import pytest
-import ray
-from ray.cluster_utils import Cluster
 
 import checker.explicit.explorer
 from checker.errors import SpecError
@@ -15,6 +13,9 @@ from checker.options import CheckOptions
 from checker.results import Verdict
 from conftest import ROOT
 from test_parallel import Grid, Raises, WorkerDies, outcome, run
+
+ray = pytest.importorskip("ray", reason="needs the ray extra: pip install -e '.[ray]'")
+from ray.cluster_utils import Cluster  # noqa: E402  (only once ray is known to be there)
 
 pytestmark = pytest.mark.ray
 

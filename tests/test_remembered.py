@@ -16,7 +16,7 @@ from checker.lang.dsl import install_oracle
 from checker.explicit.machine import Machine
 from checker.model import load_model
 from checker.options import CheckOptions
-from tests.conftest import ROOT
+from conftest import ROOT
 
 MODELS = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "examples/models").glob("*.toml")) + [
     "models/rayjob.toml", "models/rayjob/suspend_stale_F2.toml", "models/rayjob/sidecar_F0.toml",

@@ -10,7 +10,7 @@ actor:
     state.py        every variable, the constants, the informer cache and shared helpers
     operator.py     RayJobReconciler.Reconcile, one action per API-server or dashboard call
     apiserver.py    what an applied write does; garbage collection; the history ghosts
-    cache.py        the informer cache catching up, and the `stale` fault (spec/kubernetes's)
+    cache.py        the informer cache catching up, and the `stale` fault (checker/kubernetes's)
     submitter.py    the K8s Job controller and the submitter pod's shell script
     sidecar.py      SidecarMode: the submitter container of the head pod
     deletion.py     deletionStrategy.deletionRules: DeleteWorkers / DeleteCluster / DeleteSelf
@@ -18,8 +18,8 @@ actor:
     raycluster.py   the RayCluster controller bringing the head up; head restarts
     rayhead.py      Ray's Jobs API: put-if-absent submit, stop, lazy recovery
     program.py      the user's entrypoint: one external side effect, then exit
-    environment.py  operator faults (spec/kubernetes's), the user, the abstract clock
-    failover.py     a leader-election failover (spec/kubernetes's): a paused ex-leader
+    environment.py  operator faults (checker/kubernetes's), the user, the abstract clock
+    failover.py     a leader-election failover (checker/kubernetes's): a paused ex-leader
                     resuming its reconcile
     properties.py   the claims of issue 3 as invariants, and witnesses
     liveness.py     the claims of issue 6 (fair progress), checked by RayJobLive

@@ -9,7 +9,7 @@ references) and the kubelet deleting a deleted object's pods are weakly fair.
 """
 from checker import action, require
 
-from spec import kubernetes
+from checker import kubernetes
 
 from .state import RayJobState
 from .types import (EMPTY, Age, ClusterId, Head, JCond, JobObj, Kind, Phase, PodSlot, Rank, Reason,

@@ -5,7 +5,7 @@ observed, state.py) and catches up to any later version, one watch event or seve
 a time.
 
 The actions are the library's `cache_catch_up(r, lag)` and `stale(r, lag)`
-(spec/kubernetes/cache.py), one action per kind of object as before, so that traces and
+(checker/kubernetes/cache.py), one action per kind of object as before, so that traces and
 the gate's "actions that fired" still say which cache moved: each calls the library's
 with its kind's cache (`Kind.RAYJOB`, a RayCluster's name, `Kind.JOB`), which the
 library reads and writes through the hooks of state.py. Each first checks `lag` against
@@ -15,8 +15,8 @@ eventually); a `stale` fault only delays it.
 """
 from checker import action, fault
 
-from spec import kubernetes
-from spec.kubernetes.cache import Behind, Nearer
+from checker import kubernetes
+from checker.kubernetes.cache import Behind, Nearer
 
 from .state import RayJobState
 from .types import ClusterId, Kind

@@ -19,7 +19,7 @@ path's endTime + ttlSecondsAfterFinished, checked by claim 9); rules come as the
 of `Rules`; the worker groups' `suspend` is read current (an Update on a stale copy
 would only get 409 and be repeated).
 """
-from spec import kubernetes
+from checker import kubernetes
 
 from .state import RayJobState
 from .types import (IMPACT, CrView, JStat, Pc, Phase, Policy, Rank, Result, Rule, Rules, Timer)

@@ -9,13 +9,13 @@ outage ends (weakly fair: the Deployment restarts the operator, leader election 
 it); the clock is strongly fair (see `tick`).
 
 The operator's faults (crash, outage, failed write, lost response) are the library's
-(spec/kubernetes/faults.py): the process exiting and starting are the operator's
+(checker/kubernetes/faults.py): the process exiting and starting are the operator's
 (state.py), its call the `op_<call>` step (`_call`, operator.py), and what a failed
 write returns is `_write_failed` here. `crash` and `write_lost` add their ghosts.
 """
 from checker import GroupOn, action, fault, require
 
-from spec import kubernetes
+from checker import kubernetes
 
 from .state import RayJobState
 from .types import DASHBOARD_CALLS, ClusterId, KvKey, Pc, Rank, Result, Timer, NONTERMINAL_RECS

@@ -10,7 +10,7 @@ the finalizer update carry a resourceVersion (409 once anything wrote the RayJob
 are decided by name, deletes and the dashboard's SubmitJob / StopJob by nothing. Its reads
 go to the shared informer cache (the failover models keep it current, L = 0).
 
-The failover itself is the library's (spec/kubernetes/failover.py, docs/kubernetes.md):
+The failover itself is the library's (checker/kubernetes/failover.py, docs/kubernetes.md):
 this spec says where the operator's memory and its ex-leader copy are (`_leader_memory`)
 and how the ex-leader's call runs (`_ex_leader_step`); the process starting and exiting
 are the operator's (state.py).
@@ -19,7 +19,7 @@ Fairness: the ex-leader's steps are weakly fair (it resumes, or is killed, event
 """
 from checker import action, fault
 
-from spec import kubernetes
+from checker import kubernetes
 
 from .state import RayJobState
 

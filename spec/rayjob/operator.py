@@ -5,7 +5,7 @@ to its first API-server or dashboard call; each call's step (`@call_step`) perfo
 call and the computation after it, up to the next call or the end of the reconcile, and
 the library makes it the action `op_<call>` (`_create_cluster` is `op_create_cluster`).
 So every call is a crash point (reference §13.3), and cache reads happen where the Go
-code reads. `op_start` and the per-call actions are the library's (spec/kubernetes/
+code reads. `op_start` and the per-call actions are the library's (checker/kubernetes/
 operator.py: `IDLE_RECONCILES`, over `_take_key` and `_reconcile`; `CallSteps`). The
 line numbers are those of `rayjob_controller.go` (C:), `job.go` (J:) and the dashboard
 client (D:) as cited in the reference.
@@ -17,7 +17,7 @@ step is weakly fair (a crash or outage in between is a fault).
 """
 from checker import action
 
-from spec import kubernetes
+from checker import kubernetes
 
 from .state import RayJobState
 from .types import (CR_STATUS, DRAWN_JOB_IDS, NONTERMINAL_RECS, NOT_RETRIED, REC_STATUS,
@@ -38,7 +38,7 @@ class Operator(RayJobState, kubernetes.CallSteps):
         s._set(phase=Phase.FAILED, reason=reason)
 
     # ------------------------------------------------------------ Reconcile
-    # The library's `op_start` (spec/kubernetes/operator.py) with IDLE_RECONCILES: a
+    # The library's `op_start` (checker/kubernetes/operator.py) with IDLE_RECONCILES: a
     # reconcile may start whenever the operator is idle, fair where `_reconcile_owed`;
     # taking the key is starting clean (`m_clean`), as RayJob keeps "owed" in
     # `settled`, `m_clean` and `last_result` rather than in `queued`. Called, not

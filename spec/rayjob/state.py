@@ -2,7 +2,7 @@
 
 The informer cache is represented by lag, not by resourceVersions: per object a state
 SYNC / FRESH / BEHIND, a lag count and the L views before the current one. Its moves are
-the library's (spec/kubernetes/cache.py), on these variables through the hooks of "where
+the library's (checker/kubernetes/cache.py), on these variables through the hooks of "where
 the caches live" below. A write moves
 the object's cache to FRESH (current, but not yet observed: a `stale` fault may still
 withhold it), keeping the view it replaced as the previous one and counting one more
@@ -14,7 +14,7 @@ can return (docs/design.md, "What a lagging cache returns"). L = 0 is a cache th
 always current.
 """
 from checker import Const, Ghost, Int, Map, Option, SpecError, initial
-from spec.kubernetes.cache import CacheVersions
+from checker.kubernetes.cache import CacheVersions
 
 from .types import (BACKOFF_LIMIT, EMPTY, NEW_RJ, OLDER, Age, CacheSt, ClStat, ClusterId, CrView,
                     ExitMode, Head, JobId, JobObj, JobView, JCond, Key, Kind, KvKey, Mode, Outcome,
@@ -226,7 +226,7 @@ class RayJobState(CacheVersions):
             s._cache_replaced(Kind.JOB, old)
 
     # ------------------------------------------------------------ where the caches live
-    # The library's informer cache (spec/kubernetes/cache.py: `_cache_at`, `_cache_replaced`,
+    # The library's informer cache (checker/kubernetes/cache.py: `_cache_at`, `_cache_replaced`,
     # the actions of cache.py) reads and writes the cache of the RayJob (`Kind.RAYJOB`),
     # of a RayCluster (its `ClusterId`) and of the Job (`Kind.JOB`) through these hooks.
     # A forgotten view (None) is kept as the view of no object: (None, EMPTY), ABSENT.

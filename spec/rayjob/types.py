@@ -7,7 +7,7 @@ from typing import NamedTuple
 
 from checker import Const, Enum, Int, Option
 
-from spec.kubernetes import CacheSt   # an object's informer cache: SYNC, FRESH, BEHIND
+from checker.kubernetes import CacheSt   # an object's informer cache: SYNC, FRESH, BEHIND
 
 
 class Mode(Enum):
