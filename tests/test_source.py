@@ -8,20 +8,32 @@ import textwrap
 import types
 
 import spec
+from checker import kubernetes
 from checker.lang.source import class_definition, first_line, function_lines
 
 
 def _definitions():
-    """Every function and class defined in the project's specs (and their methods)."""
-    for info in pkgutil.walk_packages(spec.__path__, "spec."):
-        module = importlib.import_module(info.name)
-        for obj in vars(module).values():
-            if getattr(obj, "__module__", None) != module.__name__:
+    """Every function and class defined in the project's specs and the Kubernetes library
+    (and their methods); a module needing an extra that is not installed (`ray`) is left out."""
+    for package in (spec, kubernetes):
+        for info in pkgutil.walk_packages(package.__path__, f"{package.__name__}."):
+            try:
+                module = importlib.import_module(info.name)
+            except ModuleNotFoundError as e:
+                if e.name.partition(".")[0] in ("spec", "checker"):
+                    raise
                 continue
-            yield obj
-            if isinstance(obj, type):
-                yield from (inspect.unwrap(m) for m in vars(obj).values()
-                            if isinstance(inspect.unwrap(m), types.FunctionType))
+            yield from _defined_in(module)
+
+
+def _defined_in(module):
+    for obj in vars(module).values():
+        if getattr(obj, "__module__", None) != module.__name__:
+            continue
+        yield obj
+        if isinstance(obj, type):
+            yield from (inspect.unwrap(m) for m in vars(obj).values()
+                        if isinstance(inspect.unwrap(m), types.FunctionType))
 
 
 def _inspected(obj):
