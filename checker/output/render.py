@@ -11,7 +11,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from ..results import RunResult, Verdict
-from .summary import more_traces, run_line, steps_text, warnings
+from .summary import more_traces, never_fired, next_command, overview, run_line, steps_text
 
 _STYLE = {Verdict.HOLDS: "green", Verdict.VIOLATED: "red", Verdict.UNKNOWN: "yellow"}
 
@@ -31,13 +31,17 @@ def fail(err: Console, e: Exception) -> None:
 
 
 def print_result(out: Console, result: RunResult, verbose: bool = False) -> None:
-    """The warnings, one line per kind, and the summary line; `verbose` first prints
-    every verdict, the statistics and each warning on a line of its own."""
+    """The verdicts per kind of property, coverage and where the traces went, the next
+    command to try, and the summary line; `verbose` prints every verdict as a table, the
+    statistics and each action that never fired instead of the overview."""
     if verbose:
         print_details(out, result)
     else:
-        for line in warnings(result):
-            out.print(f"[yellow]warning:[/] {escape(line)}", soft_wrap=True)
+        for line in overview(result):
+            out.print(escape(line), soft_wrap=True)
+    command = next_command(result)
+    if command:
+        out.print(f"[dim]next:[/] {escape(command)}", soft_wrap=True)
     print_summary(out, run_line(result))
 
 
@@ -84,7 +88,7 @@ def print_details(out: Console, result: RunResult) -> None:
     else:                                      # symbolic engines count no states
         line = f"{result.engine}: depth {s.depth}, {s.seconds:.2f} s"
     out.print(line + ("" if s.complete else f"  [yellow](incomplete: {escape(result.stopped or '')})[/]"))
-    for line in warnings(result, each=True):
+    for line in never_fired(result):
         out.print(f"[yellow]warning:[/] {escape(line)}")
 
 
