@@ -292,6 +292,20 @@ def test_ready_made_properties_hold_on_the_controller_and_catch_each_bug(model, 
         assert trace_length(result, first) == steps
 
 
+@pytest.mark.parametrize("model, refuted, steps", [
+    ("childcontroller_restored_without_status", {"one_child"}, 12),   # another writer
+    ("childcontroller_adopts_its_child", set(), None),                # ... and the fix
+    ("childcontroller_patches_name_read_live", set(), None),  # childcontroller_patches_name, read live
+    ("childcontroller_becomes_ready", set(), None),           # a failed write returned: retried
+    ("childcontroller_best_effort_ready", {"becomes_ready"}, 9),      # ... swallowed: stuck
+])
+def test_each_seam_of_the_tutorial_holds_or_refutes_what_it_says(model, refuted, steps):
+    result = check_model(model)
+    assert {n for n, v in verdicts(result).items() if v == "violated"} == refuted
+    for name in refuted:
+        assert trace_length(result, name) == steps
+
+
 # ------------------------------------------------------------ the tutorial
 TUTORIAL = ROOT / "docs" / "tutorial-controller.md"
 CLAIMS = {
@@ -307,6 +321,14 @@ CLAIMS = {
         "OK: 6 properties as expected (237 states, "],
     "check-model examples/models/childcontroller_patches_name.toml": [
         "OK: 6 properties as expected (90 states, "],
+    "check-model examples/models/childcontroller_restored_without_status.toml -v": [
+        "│ one_child              │ invariant      │ violated │ violated │ 12 steps  "
+        "traces/childcontroller_restored_without_status/one_child.itf.json │"],
+    "check-model examples/models/childcontroller_patches_name_read_live.toml": [
+        "OK: 6 properties as expected (74 states, "],
+    "check-model examples/models/childcontroller_best_effort_ready.toml -v": [
+        "│ becomes_ready          │ leads_to       │ violated │ violated │ 9 steps  "
+        "traces/childcontroller_best_effort_ready/becomes_ready.itf.json │"],
 }
 
 

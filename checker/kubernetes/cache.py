@@ -111,6 +111,14 @@ class CacheVersions(Spec):
         s._set_fresh(r, True)
         return s._stored(r)
 
+    def _read_live(s, r):
+        """A Get from the API server itself, not the cache (controller-runtime's
+        `mgr.GetAPIReader()`, or a client made without a cache): the current version,
+        whatever the cache holds, and the operator's copy is fresh. The cache is left as
+        it is: nothing in it was observed."""
+        s._set_fresh(r, True)
+        return s._stored(r)
+
     def _resync(s):
         """A fresh consistent LIST (operator restart): every cache is current."""
         for r in s.Ref:
