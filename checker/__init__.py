@@ -3,7 +3,7 @@
 Public surface for spec writers; engines live in `checker.explicit.explorer` (explicit BFS, one
 state at a time), `checker.bulk` (the same BFS a level at a time) and `checker.symbolic`.
 """
-from .lang.domains import Const, Enum, GroupOn, Int, Map, Option, Set, Ghost
+from .lang.domains import Bookkeeping, Const, Enum, GroupOn, Int, Map, Option, Set, Ghost
 from .lang.sequences import Seq, append, head, tail, sub_seq
 from .lang.dsl import (Spec, action, fault, invariant, reachable, eventually, leads_to, constraint,
                   terminal, initial, require, choose, Disabled, either, enabled, step_invariant,
@@ -11,7 +11,7 @@ from .lang.dsl import (Spec, action, fault, invariant, reachable, eventually, le
 from .errors import CheckerError, SpecError, DomainError, ModelError, TraceError
 
 __all__ = [
-    "Const", "Enum", "GroupOn", "Int", "Map", "Option", "Set", "Ghost", "Seq", "append", "head", "tail",
+    "Bookkeeping", "Const", "Enum", "GroupOn", "Int", "Map", "Option", "Set", "Ghost", "Seq", "append", "head", "tail",
     "sub_seq",
     "Spec", "action", "fault", "invariant", "reachable", "eventually", "leads_to", "constraint",
     "terminal", "initial", "step_invariant", "action_constraint",

@@ -284,7 +284,10 @@ def certify(certs, model):
 @click.argument("trace", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--html", "html_path", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the trace as one self-contained HTML page here (open it in a browser).")
-def show(trace, html_path):
+@click.option("--all", "bookkeeping", is_flag=True,
+              help="Also the spec's bookkeeping variables (informer caches, version flags: "
+                   "Bookkeeping[...]); the web page has them folded away.")
+def show(trace, html_path, bookkeeping):
     """Print TRACE as a table of what changed at each step, or write it as a web page."""
     try:
         check_writable(html_path)
@@ -296,7 +299,7 @@ def show(trace, html_path):
     if html_path:
         console().print(f"wrote {escape(str(html_path))} ({len(data['states'])} states)", soft_wrap=True)
     else:
-        print_trace(console(), data)
+        print_trace(console(), data, bookkeeping)
 
 
 main.add_command(gate)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from checker import Ghost, Int, Spec, action, eventually, fault, invariant, require
+from checker import Bookkeeping, Ghost, Int, Spec, action, eventually, fault, invariant, require
 from checker.actors import actor_of, lanes
 from checker.cli import main
 from checker.lang.domains import Map
@@ -23,6 +23,7 @@ from external import browse, console_messages
 class ApiServer(Spec):
     stored: Map[Int[1, 2], Int[0, 2]] = Map.fill(0)
     writes: Ghost[Int[0, 1]] = 0
+    version: Bookkeeping[Int[0, 1]] = 0          # the store's own machinery
 
 
 class Controller(ApiServer):
@@ -34,6 +35,7 @@ class Controller(ApiServer):
         s.stored[s.turn] = (s.stored[s.turn] + 1) % 3
         s.turn = 3 - s.turn
         s.writes = 1 - s.writes
+        s.version = 1 - s.version
 
     @fault
     def crash(s):
@@ -90,7 +92,16 @@ def test_changes_are_per_key_the_fault_has_its_lane_and_ghosts_stand_apart(trace
     assert page["steps"][1]["changes"]["stored"] == ["stored[1]: 0 → 1"]
     assert page["steps"][1]["lane"] == "controller" and page["steps"][1]["calls"] == "apiserver"
     assert page["variables"] == ["stored", "turn"] and page["ghosts"] == ["writes"]
+    assert page["bookkeeping"] == ["version"]           # folded away on the page
     assert [lane["name"] for lane in page["lanes"]] == ["Controller", "API server", "faults"]
+
+
+def test_show_leaves_the_bookkeeping_out_unless_asked(traces):
+    brief, everything = run("show", traces[0]), run("show", traces[0], "--all")
+    assert "version" not in brief.output.replace("bookkeeping not shown (--all shows it): version", "")
+    assert "bookkeeping not shown (--all shows it): version" in brief.output
+    assert "version: 0 → 1" in everything.output and "not shown" not in everything.output
+    assert "stored[1]: 0 → 1" in brief.output and "(ghost)" in brief.output
 
 
 def test_each_action_links_to_its_definition_and_docstring(traces):

@@ -24,7 +24,7 @@ controller's class is made, so that a controller only lists the names.
 import enum
 import inspect
 
-from checker import Const, Enum, Ghost, Int, Map, Option, Spec, SpecError
+from checker import Bookkeeping, Const, Enum, Ghost, Int, Map, Option, Spec, SpecError
 from checker.errors import where_defined
 
 Count = Int[0, 2]                  # saturating: 2 means "more than once"
@@ -58,17 +58,18 @@ def kubernetes_state(ref_type: type[enum.Enum], obj_type: type, pc_type: type[en
         objects: Map[Ref, Option[obj_type]] = Map.fill(None)      # None: NotFound
         # the informer cache (cache.py): per object its state, how far back it may stand
         # (FRESH) or stands (BEHIND), and the views one and two changes back
-        cache_st: Map[Ref, CacheSt] = Map.fill(CacheSt.SYNC)
-        cache_lag: Map[Ref, Int[0, L]] = Map.fill(0)
-        cache_prev: Map[Ref, Option[obj_type]] = Map.fill(None)
-        cache_older: Map[Ref, Option[obj_type]] = Map.fill(None)
+        # (bookkeeping: hidden in traces unless asked)
+        cache_st: Bookkeeping[Map[Ref, CacheSt]] = Map.fill(CacheSt.SYNC)
+        cache_lag: Bookkeeping[Map[Ref, Int[0, L]]] = Map.fill(0)
+        cache_prev: Bookkeeping[Map[Ref, Option[obj_type]]] = Map.fill(None)
+        cache_older: Bookkeeping[Map[Ref, Option[obj_type]]] = Map.fill(None)
         # the operator process (operator.py): volatile memory and the work queue
         pc: Pc = Pc.IDLE
-        fresh: Map[Ref, bool] = Map.fill(False)
+        fresh: Bookkeeping[Map[Ref, bool]] = Map.fill(False)     # a 409 needs no more
         queued: bool = True                   # the object's key is in the work queue
         op_down: bool = False                 # no operator runs (fault `outage`)
         ex_pc: Pc = Pc.IDLE                   # a paused ex-leader's next call (failover.py)
-        ex_fresh: Map[Ref, bool] = Map.fill(False)
+        ex_fresh: Bookkeeping[Map[Ref, bool]] = Map.fill(False)
         budget: Int[0, F] = 0                 # set to F by `init` (faults.py)
         # ghosts for the ready-made properties (properties.py)
         creates: Ghost[Map[Ref, Count]] = Map.fill(0)   # applied creates of each name

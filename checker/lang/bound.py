@@ -14,7 +14,7 @@ import itertools
 from typing import Any, Callable
 
 from ..errors import SPEC_FAILURES, DomainError, SpecError, where_defined
-from .domains import (Const, Domain, Fill, GhostDomain, GroupOn, IntRange, OutOfDomain, as_domain,
+from .domains import (Const, Domain, Fill, MarkedDomain, GroupOn, IntRange, OutOfDomain, as_domain,
                       as_scalar, resolve_value)
 from .model_values import read_value
 from .dsl import FAIRNESS, Kind, Role, Spec, spec_members
@@ -44,6 +44,7 @@ class Variable:
     ghost: bool
     default: Any
     declared: Domain                   # as written, before the constants were bound
+    bookkeeping: bool = False          # `Bookkeeping[T]`: hidden in traces unless asked
 
 
 @dataclasses.dataclass
@@ -199,14 +200,15 @@ class BoundSpec:
             for name, annotation in annotations.items():
                 if name.startswith("_") or any(v.name == name for v in variables):
                     continue
-                ghost = isinstance(annotation, GhostDomain)
+                role = annotation.role if isinstance(annotation, MarkedDomain) else None
                 try:
-                    declared = as_domain(annotation.inner if ghost else annotation)
+                    declared = as_domain(annotation.inner if role else annotation)
                     domain = declared.resolve(self.env)
                 except (TypeError, ValueError) as e:
                     raise SpecError(f"variable {name}: {e}", where_defined(klass)) from None
                 default = members.get(name, MISSING)
-                variables.append(Variable(len(variables), name, domain, ghost, default, declared))
+                variables.append(Variable(len(variables), name, domain, role == "ghost", default,
+                                          declared, role == "bookkeeping"))
         if not variables:
             raise SpecError(f"{self.spec_cls.__name__} declares no state variables", self.where)
         return variables

@@ -593,18 +593,28 @@ class Map:
     fill = Fill
 
 
-class GhostDomain:
-    """Marker from `Ghost[T]`: a history variable, not part of the system's state."""
+class MarkedDomain:
+    """A variable's domain marked with what the variable is to a reader of a trace:
+    `Ghost[T]` or `Bookkeeping[T]`. The engines see only `inner`."""
 
-    def __init__(self, inner):
-        self.inner = inner
+    def __init__(self, inner, role: str):
+        self.inner, self.role = inner, role
 
 
 class Ghost:
     """`Ghost[T]`: a variable the real system does not have, kept for properties."""
 
     def __class_getitem__(cls, inner):
-        return GhostDomain(as_domain(inner))
+        return MarkedDomain(as_domain(inner), "ghost")
+
+
+class Bookkeeping:
+    """`Bookkeeping[T]`: a variable of the model's machinery (an informer cache's withheld
+    versions, whether the operator's copy is current): part of the state, but seldom what
+    a reader of a trace looks for, so `show` and the trace page hide it unless asked."""
+
+    def __class_getitem__(cls, inner):
+        return MarkedDomain(as_domain(inner), "bookkeeping")
 
 
 def as_domain(t, owner=None) -> Domain:

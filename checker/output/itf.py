@@ -2,7 +2,8 @@
 
 Each state's `#meta` names the step that produced it: `action`, `kind` (init, action,
 fault), `params` and `choices`. Ghost variables are listed in the trace's `#meta.ghost`
-so renderers can set them apart from the system's state. A lasso's trace `#meta` adds
+so renderers can set them apart from the system's state, and bookkeeping variables in
+`#meta.bookkeeping` so that they can hide them. A lasso's trace `#meta` adds
 `loop_step`, the step from the last state back to state `loop`, and, for a property with
 parameters, `property_params`, the instance it refutes. `#meta.actions` describes each
 action the trace takes (actor, calls, kind, where, doc: strings) for the HTML page.
@@ -41,6 +42,7 @@ def to_itf(machine: Machine, trace: Trace, **meta: Any) -> dict:
         "spec": machine.spec_cls.__name__,
         "constants": {k: _plain_const(v) for k, v in machine.env.items()},
         "ghost": [v.name for v in variables if v.ghost],
+        "bookkeeping": [v.name for v in variables if v.bookkeeping],
         **meta,
     }
     if trace.closing is not None:
@@ -100,6 +102,7 @@ def check_trace(data: Any) -> None:
         if key in meta:
             _text(meta[key], f"#meta.{key}")
     _names(meta.get("ghost", []), "#meta.ghost")
+    _names(meta.get("bookkeeping", []), "#meta.bookkeeping")
     if "loop_step" in meta:
         _check_step(meta["loop_step"], "#meta.loop_step")
     for action, info in _typed(meta.get("actions", {}), dict, "#meta.actions").items():

@@ -139,10 +139,13 @@ def itf_diff(name: str, old: Any, new: Any) -> list[str]:
     return [f"{name}: {shown[0]} → {shown[1]}"]
 
 
-def print_trace(out: Console, data: dict) -> None:
-    """A table with one row per step: the action and what it changed."""
+def print_trace(out: Console, data: dict, bookkeeping: bool = False) -> None:
+    """A table with one row per step: the action and what it changed; the spec's
+    bookkeeping variables only if asked (a line says which were left out)."""
     meta = data.get("#meta", {})
     ghost = set(meta.get("ghost", []))
+    hidden = [] if bookkeeping else [v for v in meta.get("bookkeeping", []) if v in data["vars"]]
+    variables = [v for v in data["vars"] if v not in hidden]
     loop = data.get("loop")
     title = " ".join(x for x in (meta.get("spec"), meta.get("property"), meta.get("kind")) if x)
     table = Table(title=escape(title) or None, title_justify="left", show_lines=False)
@@ -155,14 +158,16 @@ def print_trace(out: Console, data: dict) -> None:
         label = _step_label(smeta, "init" if i == 0 else "?")
         if loop is not None and i == loop:
             label = f"[magenta]⟲ loop starts[/] {label}"
-        table.add_row(str(i), label, _changes(data["vars"], ghost, previous, state))
+        table.add_row(str(i), label, _changes(variables, ghost, previous, state))
         previous = state
     last = len(data["states"]) - 1
     if isinstance(loop, int) and 0 <= loop < last:       # the step that closes the cycle
         closing = meta.get("loop_step") if isinstance(meta.get("loop_step"), dict) else {}
         table.add_row("⟲", f"{_step_label(closing, 'a step')} [magenta]back to state {loop}[/]",
-                      _changes(data["vars"], ghost, previous, data["states"][loop]))
+                      _changes(variables, ghost, previous, data["states"][loop]))
     out.print(table)
+    if hidden:
+        out.print(f"[dim]bookkeeping not shown (--all shows it): {escape(', '.join(hidden))}[/]")
     if loop is not None:
         out.print(f"[magenta]the behaviour stays in state {loop} forever (stuttering)[/]" if loop == last
                   else f"[magenta]the last state loops back to state {loop}[/]")

@@ -45,11 +45,12 @@ def page_data(data: dict) -> dict:
                        {v: lines for v in names if (lines := itf_diff(v, previous[v], state[v]))},
         })
         previous = state
-    ghosts = set(meta.get("ghost", []))
+    ghosts, bookkeeping = set(meta.get("ghost", [])), set(meta.get("bookkeeping", []))
     return {
         "title": page_title(data), "verdict": meta.get("verdict"), "source": meta.get("source"),
-        "loop": loop, "variables": [v for v in names if v not in ghosts],
+        "loop": loop, "variables": [v for v in names if v not in ghosts | bookkeeping],
         "ghosts": [v for v in names if v in ghosts],
+        "bookkeeping": [v for v in names if v in bookkeeping - ghosts],
         "lanes": [{"key": k, "name": n} for k, n in lanes(table, list(table)).items()],
         "actions": {name: {**i, "where": _where(i.get("where"))} for name, i in info.items()},
         "steps": steps,

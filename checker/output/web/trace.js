@@ -93,9 +93,20 @@ function detail() {
       el("label", {}, el("input", {type: "checkbox", id: "changed-only", onchange: () => redraw()}),
          ` only changed (${changed})`)),
     el("h3", {}, "state variables"), variableTable(trace.variables, step, filter, changedOnly),
-    trace.ghosts.length ? el("h3", {}, "ghost variables (the spec's bookkeeping)") : null,
-    trace.ghosts.length ? variableTable(trace.ghosts, step, filter, changedOnly) : null);
+    trace.ghosts.length ? el("h3", {}, "ghost variables (history kept for the properties)") : null,
+    trace.ghosts.length ? variableTable(trace.ghosts, step, filter, changedOnly) : null,
+    bookkeepingTable(step, filter, changedOnly));
   return [box, changedOnly];
+}
+
+function bookkeepingTable(step, filter, changedOnly) {
+  // The model's machinery, folded away unless the reader opened it (kept across steps).
+  if (!trace.bookkeeping.length) return null;
+  const box = el("details", {id: "bookkeeping"},
+    el("summary", {}, `bookkeeping (${trace.bookkeeping.length} variables of the model's machinery)`),
+    variableTable(trace.bookkeeping, step, filter, changedOnly));
+  box.open = document.getElementById("bookkeeping")?.open || false;
+  return box;
 }
 
 function redraw() {
