@@ -40,6 +40,16 @@ class TraceError(CheckerError):
 
 
 _CHECKER_DIR = Path(__file__).resolve().parent
+_SPEC_LIBRARIES = (_CHECKER_DIR / "kubernetes",)
+"""Specs shipped inside the package: spec code to the engines (the symbolic reading
+recompiles them, errors point into them), not the engine's own."""
+
+
+def engine_file(filename: str) -> bool:
+    """Is `filename` check-model's own code (under checker/, outside its spec libraries)?"""
+    path = Path(filename).resolve()
+    return path.is_relative_to(_CHECKER_DIR) and \
+        not any(path.is_relative_to(library) for library in _SPEC_LIBRARIES)
 
 SPEC_FAILURES = (Exception, SystemExit)
 """What spec code may raise that is the spec's error (a `sys.exit` in an action too):
@@ -62,7 +72,6 @@ def user_frame(exc: BaseException) -> str | None:
     not in the symbolic engine's own modules either, nor in Python's frozen importer."""
     found = None
     for frame in traceback.extract_tb(exc.__traceback__):
-        if not (frame.filename.startswith("<frozen ") or
-                Path(frame.filename).resolve().is_relative_to(_CHECKER_DIR)):
+        if not (frame.filename.startswith("<frozen ") or engine_file(frame.filename)):
             found = f"{frame.filename}:{frame.lineno}"
     return found

@@ -10,19 +10,16 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import sys
-from pathlib import Path
 from typing import Any, Callable, Iterator
 
 import z3
 
 from ..lang.dsl import Disabled, Oracle, install_oracle
-from ..errors import SpecError
+from ..errors import SpecError, engine_file
 from .interrupt import answer
 
 MAX_PATHS = 20_000          # paths through one function before it counts as an explosion
 MAX_VALUES = 64             # values one symbolic term may take where Python needs one
-
-_CHECKER = Path(__file__).resolve().parent.parent
 
 
 class SymbolicError(SpecError):
@@ -36,7 +33,7 @@ def spec_line() -> str | None:
     """'file:line' of the innermost running frame outside checker/: the spec's line."""
     frame = sys._getframe(1)
     while frame is not None:
-        if _CHECKER not in Path(frame.f_code.co_filename).resolve().parents:
+        if not engine_file(frame.f_code.co_filename):
             return f"{frame.f_code.co_filename}:{frame.f_lineno}"
         frame = frame.f_back
     return None

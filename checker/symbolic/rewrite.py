@@ -38,7 +38,7 @@ from pathlib import Path
 
 import z3
 
-from ..errors import where_defined
+from ..errors import engine_file, where_defined
 from ..lang.recompile import recompile, source_def
 from .containers import SSet
 from .paths import DEAD, SymbolicError, explorer
@@ -46,7 +46,7 @@ from .sequences import SSeq
 from .terms import (SBool, SEnum, SInt, SOption, Sym, Unmergeable, bool_term, eq, first_of,
                     int_term, is_symbolic)
 
-_SKIP = (Path(__file__).resolve().parent.parent, Path(sysconfig.get_paths()["purelib"]).resolve(),
+_SKIP = (Path(sysconfig.get_paths()["purelib"]).resolve(),
          Path(sysconfig.get_paths()["stdlib"]).resolve())
 
 
@@ -447,7 +447,8 @@ def _user_function(fn) -> bool:
 @functools.lru_cache(maxsize=None)
 def _user_file(filename: str) -> bool:
     path = Path(filename).resolve()
-    return path.is_file() and not any(root == path or root in path.parents for root in _SKIP)
+    return path.is_file() and not engine_file(filename) and \
+        not any(root == path or root in path.parents for root in _SKIP)
 
 
 def _codes(code: types.CodeType):
