@@ -16,7 +16,7 @@ import textwrap
 import pytest
 from click.testing import CliRunner
 
-from checker import SpecError, action, step_invariant
+from checker import Int, SpecError, action, reachable, step_invariant
 from checker.actors import action_info
 from checker.cli import main
 from checker.errors import where_defined
@@ -28,7 +28,7 @@ from checker.options import CheckOptions
 from checker.symbolic.bmc import BMC
 from checker.symbolic.relation import Relation
 from conftest import ROOT, explore, verdicts
-from examples.childcontroller import Obj, Pc, Ref, Result
+from examples.childcontroller import ChildController, Obj, Pc, Ref, Result
 from examples.childcontroller_bugs import CreateBeforeSave
 from examples.jobcontroller import JobController
 from examples.jobcontroller_bugs import OrphanErrorNotRetried
@@ -171,6 +171,39 @@ def test_with_a_failover_the_ex_leaders_requeue_may_queue_the_key():
     assert counts(steps) > counts(per_call)
     assert verdicts(steps) == verdicts(per_call)
     assert refuted(steps) == {"one_child", "each_name_created_once"}
+
+
+class CountsCreates(ChildController):
+    """Counts, in process memory, each child create it saw succeed (as the expectations of
+    kube-controller-manager's controllers do), in what follows the call."""
+    seen: Int[0, 1] = 0
+    PROCESS_MEMORY = ("seen",)
+
+    def _forget_process_memory(s):
+        s.seen = 0
+
+    def _after(s, ok: bool):
+        if s.pc is Pc.CREATE_CHILD and ok:
+            s.seen = 1
+        super()._after(ok)
+
+    @reachable
+    def create_unseen(s):
+        """A child was created and the running process never counted it."""
+        return s.objects[Ref.CHILD_A] is not None and s.seen == 0 and s.pc is Pc.IDLE
+
+
+def test_a_lost_response_skips_what_follows_the_call_unless_it_is_folded_into_the_step():
+    """`write_lost` applies the call and ends the reconcile with its error: with `_after`
+    what follows the call never runs; a `@call_step` computes it inside the call, so it
+    has run when the response is lost, and whatever it wrote outside MEMORY stays."""
+    only_lost = {"write_lost": True, "crash": False, "write_fail": False, "user_delete": False,
+                 "stale": False, "cache": False}
+    per_call, steps = (explore(cls, constants={"F": 1, "L": 0}, groups=only_lost)
+                       for cls in (opted_in(CountsCreates, ACTION_PER_CALL=True),
+                                   step_by_step(CountsCreates)))
+    assert verdicts(per_call)["create_unseen"] == "holds"       # the count skipped: reachable
+    assert verdicts(steps)["create_unseen"] == "violated"       # never: the step counted it
 
 
 def test_each_call_action_says_what_its_step_says():
