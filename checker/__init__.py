@@ -5,6 +5,7 @@ state at a time), `checker.bulk` (the same BFS a level at a time) and `checker.s
 """
 from .lang.domains import Const, Enum, GroupOn, Int, Map, Option, Set, Ghost
 from .lang.sequences import Seq, append, head, tail, sub_seq
+from .lang.values import FrozenMap
 from .lang.dsl import (Spec, action, fault, invariant, reachable, eventually, leads_to, constraint,
                   terminal, initial, require, choose, Disabled, either, enabled, step_invariant,
                   action_constraint, Transition)
@@ -12,7 +13,7 @@ from .errors import CheckerError, SpecError, DomainError, ModelError, TraceError
 
 __all__ = [
     "Const", "Enum", "GroupOn", "Int", "Map", "Option", "Set", "Ghost", "Seq", "append", "head", "tail",
-    "sub_seq",
+    "sub_seq", "FrozenMap",
     "Spec", "action", "fault", "invariant", "reachable", "eventually", "leads_to", "constraint",
     "terminal", "initial", "step_invariant", "action_constraint",
     "require", "choose", "Disabled", "either", "enabled", "Transition",

@@ -267,7 +267,8 @@ class BoundSpec:
             return params, [as_scalar(d, f"parameter {p}") for p, d in zip(params, domains)]
         except TypeError as e:
             raise SpecError(f"{name}: {e}: a parameter takes one value (bool, an Enum, "
-                            f"Int[lo, hi], Option[T], a record, a Seq or a Set, its subsets)",
+                            f"Int[lo, hi], Option[T], a record, a Seq, a Set (its subsets) "
+                            f"or a Map (its maps))",
                             where_defined(fn)) from None
 
     def _property(self, name, kind, fn, members) -> Property:
