@@ -7,8 +7,8 @@ from .lang.domains import Const, Enum, GroupOn, Int, Map, Option, Set, Ghost
 from .lang.sequences import Seq, append, head, tail, sub_seq
 from .lang.values import FrozenMap
 from .lang.dsl import (Spec, action, fault, invariant, reachable, eventually, leads_to, constraint,
-                  terminal, initial, require, choose, Disabled, either, enabled, step_invariant,
-                  action_constraint, Transition)
+                  terminal, initial, require, choose, exists, Disabled, either, enabled,
+                  step_invariant, action_constraint, Transition)
 from .errors import CheckerError, SpecError, DomainError, ModelError, TraceError
 
 __all__ = [
@@ -16,6 +16,6 @@ __all__ = [
     "sub_seq", "FrozenMap",
     "Spec", "action", "fault", "invariant", "reachable", "eventually", "leads_to", "constraint",
     "terminal", "initial", "step_invariant", "action_constraint",
-    "require", "choose", "Disabled", "either", "enabled", "Transition",
+    "require", "choose", "exists", "Disabled", "either", "enabled", "Transition",
     "CheckerError", "SpecError", "DomainError", "ModelError", "TraceError",
 ]

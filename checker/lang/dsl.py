@@ -30,13 +30,21 @@ def require(condition) -> None:
 class Oracle:
     """Decides `choose(...)`; each engine installs its own (explicit: replay a prefix)."""
 
+    env: dict                          # the model's constants, for domains that read them
+
     def choose(self, values: list):
         raise NotImplementedError
+
+    def values(self, domain) -> list:
+        """The values `choose(domain)` ranges over (`exists` tests each)."""
+        return ordered_values(domain, self.env)
 
 
 class _NoOracle(Oracle):
     def choose(self, values):
         raise RuntimeError("choose() may only be called while an engine runs an action")
+
+    values = choose
 
 
 _oracle: list[Oracle] = [_NoOracle()]
@@ -71,6 +79,21 @@ def either() -> bool:
     return choose(DISJUNCTS)
 
 
+def exists(domain, pred) -> bool:
+    """TLA+'s `\\E x \\in S : P(x)` as a conjunct of an action before its primed
+    variables, where TLC makes one successor per witness: True once per value of `domain`
+    where `pred` holds, each on a run of its own, and False (one run) where none does.
+
+    `require(exists(S, lambda x: ...))` is the guard; the witness is not shown to the
+    step (take it with `choose` if the step uses it). Where TLC evaluates the `\\E` as
+    a formula, once (after every variable is primed, or inside IF or `~`), write
+    `any(... for x in S)` instead: one successor.
+    """
+    witnesses = [v for v in _oracle[0].values(domain) if pred(v)]
+    if not witnesses:
+        return False
+    choose(witnesses)
+    return True
 def enabled(action, **args) -> bool:
     """TLA+'s ENABLED, in a property: whether `action` (written `s.name`) has a step from
     the state `s` holds, with the arguments given (the others any)."""
