@@ -94,6 +94,8 @@ def exists(domain, pred) -> bool:
         return False
     choose(witnesses)
     return True
+
+
 def enabled(action, **args) -> bool:
     """TLA+'s ENABLED, in a property: whether `action` (written `s.name`) has a step from
     the state `s` holds, with the arguments given (the others any)."""
@@ -134,8 +136,11 @@ class Kind(enum.StrEnum):
     FAULT = "fault"
     INVARIANT = "invariant"
     REACHABLE = "reachable"
+    INITIALLY = "initially"
     EVENTUALLY = "eventually"
     LEADS_TO = "leads_to"
+    EVENTUALLY_ALWAYS = "eventually_always"
+    INFINITELY_OFTEN = "infinitely_often"
     CONSTRAINT = "constraint"
     TERMINAL = "terminal"
     STEP_INVARIANT = "step_invariant"
@@ -208,6 +213,27 @@ def eventually(fn):
 def leads_to(fn):
     """Liveness: `fn(s)` returns `(p, q)`; whenever p holds, q holds then or later (`p ~> q`)."""
     return _mark(Kind.LEADS_TO, fn)
+
+
+def eventually_always(fn):
+    """Liveness: every fair behaviour comes to a state from which it holds for ever
+    (TLA+ `<>[]P`)."""
+    return _mark(Kind.EVENTUALLY_ALWAYS, fn)
+
+
+def infinitely_often(fn):
+    """Liveness of steps (TLA+ `[]<><<A>>_v`): every fair behaviour takes infinitely many
+    steps where `fn(s, t)` holds, `s` the state before and `t` after (`fn(s, t, step)`
+    also reads the `Transition`). Write A and the change of v in it: `step.action ==
+    "inc" and t.x != s.x`. Only steps that change the state are asked: a behaviour that
+    ends stuttering takes none."""
+    return _mark(Kind.INFINITELY_OFTEN, fn)
+
+
+def initially(fn):
+    """Holds in every initial state (TLA+'s `P` as a temporal formula with no `[]`: a
+    state predicate TLC checks as a PROPERTY); later states are not asked."""
+    return _mark(Kind.INITIALLY, fn)
 
 
 def constraint(fn):
