@@ -84,8 +84,8 @@ def exists(domain, pred) -> bool:
     variables, where TLC makes one successor per witness: True once per value of `domain`
     where `pred` holds, each on a run of its own, and False (one run) where none does.
 
-    `require(exists(S, lambda x: ...))` is the guard; the witness is not shown to the
-    step (take it with `choose` if the step uses it). Where TLC evaluates the `\\E` as
+    `require(exists(S, lambda x: ...))` is the guard; the step does not get the witness
+    (take it with `choose` where the step uses it). Where TLC evaluates the `\\E` as
     a formula, once (after every variable is primed, or inside IF or `~`), write
     `any(... for x in S)` instead: one successor.
     """
