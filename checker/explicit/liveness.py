@@ -1,13 +1,17 @@
 """Liveness on the explicit state graph: fair cycles, found with strongly connected components.
 
-A liveness property fails when some *fair* behaviour avoids the good states forever.
-Fairness is TLA+'s (`checker.explicit.fairness`): it concerns only steps that change the state.
-Behaviours may stutter: staying in a state forever is fair when no fairness condition is
-enabled there. A cycle (an SCC of the graph) is fair when every weak condition is taken in
-it or disabled somewhere in it, and every strong condition is taken in it or disabled
-everywhere in it; an SCC that fails only a strong condition is refined by dropping the
-states where that condition is enabled. Fault transitions never lie on a cycle: faults
-happen finitely often.
+A liveness property fails when some *fair* behaviour never satisfies it: `<>P` and
+`P ~> Q` fail by a fair cycle (or a state where stuttering is fair) of states where the
+goal is false, `<>[]P` by one through a state where P is false, `[]<><<A>>_v` by one
+none of whose steps is such a step.
+
+Fairness is TLA+'s (`checker.explicit.fairness`): it concerns only steps that change the
+state. Behaviours may stutter: staying in a state forever is fair when no fairness
+condition is enabled there. A cycle (an SCC of the graph) is fair when every weak
+condition is taken in it or disabled somewhere in it, and every strong condition is
+taken in it or disabled everywhere in it; an SCC that fails only a strong condition is
+refined by dropping the states where that condition is enabled. Fault transitions never
+lie on a cycle: faults happen finitely often.
 
 A `@constraint` cuts successors, not enabledness: a fair step that leaves the constraint
 still makes its condition enabled, so a behaviour stuck at the border is unfair. When the
@@ -234,6 +238,12 @@ def check(machine: Machine, states: list[tuple], steps: dict[tuple, list],
     return {p.name: _verdict(graph, p, init_ids) for p in properties}
 
 
+REFUTED_BY = {Kind.EVENTUALLY: "a fair behaviour that never gets there",
+              Kind.LEADS_TO: "a fair behaviour that never gets there",
+              Kind.EVENTUALLY_ALWAYS: "a fair behaviour that leaves it infinitely often",
+              Kind.INFINITELY_OFTEN: "a fair behaviour that takes such a step only finitely often"}
+
+
 def _verdict(graph: StateGraph, prop, init_ids) -> tuple:
     """Violated by the first instance (parameter binding) that is; else unknown if one is."""
     unknown = None
@@ -242,7 +252,7 @@ def _verdict(graph: StateGraph, prop, init_ids) -> tuple:
         where = f" for {', '.join(f'{k}={v}' for k, v in labels)}" if labels else ""
         if isinstance(found, Trace):
             found.property_params = dict(labels)
-            return Verdict.VIOLATED, f"a fair behaviour that never gets there (lasso){where}", found
+            return Verdict.VIOLATED, f"{REFUTED_BY[prop.kind]} (lasso){where}", found
         if found is not None and unknown is None:
             unknown = found + where
     return (Verdict.UNKNOWN, unknown, None) if unknown else (Verdict.HOLDS, None, None)
@@ -250,7 +260,7 @@ def _verdict(graph: StateGraph, prop, init_ids) -> tuple:
 
 def _check_one(graph: StateGraph, prop, args, init_ids) -> Trace | str | None:
     """A lasso, the reason the verdict is unknown, or None when this instance holds."""
-    machine, everywhere = graph.machine, [True] * len(graph.states)
+    machine = graph.machine
     meets = None                                  # states the cycle must pass through
     if prop.kind == Kind.EVENTUALLY:              # <>P: from an initial state, never P
         bad = [not _holds(machine, prop, args, st) for st in graph.states]
@@ -260,7 +270,7 @@ def _check_one(graph: StateGraph, prop, args, init_ids) -> Trace | str | None:
         bad = [not q for _, q in pairs]
         trigger = {i for i, (p, q) in enumerate(pairs) if p and not q}
     else:                                         # anywhere, then round a cycle
-        bad, trigger = everywhere, set(range(len(graph.states)))
+        bad, trigger = [True] * len(graph.states), set(range(len(graph.states)))
         if prop.kind == Kind.EVENTUALLY_ALWAYS:   # <>[]P: through a state not P
             meets = {i for i, st in enumerate(graph.states) if not _holds(machine, prop, args, st)}
     parent = graph.stems(init_ids, trigger, bad, before_trigger=prop.kind == Kind.LEADS_TO)
