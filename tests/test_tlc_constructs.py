@@ -141,6 +141,14 @@ def test_the_symbolic_engines_give_tlcs_verdicts(run, engine):
         assert len(found.trace.steps) == len(tlc_trace(run.text)[0])
 
 
+@pytest.mark.parametrize("run", [r for r in RUNS if r.spec is Start], ids=lambda run: run.output)
+def test_a_simulation_decides_a_property_of_the_initial_states(run):
+    """It reads every initial state, not only those its walks start from."""
+    m = Machine(run.spec, run.constants)
+    [found] = run_engine("simulate", m, CheckOptions(max_depth=3)).properties
+    assert found.verdict.value == tlc_verdict(run.text)
+
+
 @pytest.mark.parametrize("spec", sorted(LIVENESS, key=lambda s: s.__name__), ids=lambda s: s.__name__)
 @pytest.mark.parametrize("engine", ["bmc", "kind", "pdr"])
 def test_the_symbolic_engines_refuse_the_liveness_forms_naming_the_line(spec, engine):
