@@ -5,16 +5,19 @@ state at a time), `checker.bulk` (the same BFS a level at a time) and `checker.s
 """
 from .lang.domains import Bookkeeping, Const, Enum, GroupOn, Int, Map, Option, Set, Ghost
 from .lang.sequences import Seq, append, head, tail, sub_seq
-from .lang.dsl import (Spec, action, fault, invariant, reachable, eventually, leads_to, constraint,
-                  terminal, initial, require, choose, Disabled, either, enabled, step_invariant,
-                  action_constraint, Transition)
+from .lang.values import FrozenMap
+from .lang.dsl import (Spec, action, fault, invariant, reachable, initially, eventually, leads_to,
+                  eventually_always, infinitely_often, constraint, terminal, initial, require,
+                  choose, exists, Disabled, either, enabled, step_invariant, action_constraint,
+                  Transition)
 from .errors import CheckerError, SpecError, DomainError, ModelError, TraceError
 
 __all__ = [
     "Bookkeeping", "Const", "Enum", "GroupOn", "Int", "Map", "Option", "Set", "Ghost", "Seq", "append", "head", "tail",
-    "sub_seq",
-    "Spec", "action", "fault", "invariant", "reachable", "eventually", "leads_to", "constraint",
-    "terminal", "initial", "step_invariant", "action_constraint",
-    "require", "choose", "Disabled", "either", "enabled", "Transition",
+    "sub_seq", "FrozenMap",
+    "Spec", "action", "fault", "invariant", "reachable", "initially", "eventually", "leads_to",
+    "eventually_always", "infinitely_often", "constraint", "terminal", "initial",
+    "step_invariant", "action_constraint",
+    "require", "choose", "exists", "Disabled", "either", "enabled", "Transition",
     "CheckerError", "SpecError", "DomainError", "ModelError", "TraceError",
 ]

@@ -512,17 +512,37 @@ def test_numpy_bools_count_as_bools():
     assert verdicts(result) == {"prop": "holds"}
 
 
-def test_a_map_valued_parameter_is_an_error_naming_the_action():
-    class Maps(Spec):
-        chosen: Set[Color] = frozenset()
+class Maps(Spec):
+    chosen: Set[Color] = frozenset()
+
+    @action
+    def pick(s, colors: Map[Color, bool]):
+        """TLA+'s \\E colors \\in [Color -> BOOLEAN]: one binding per map."""
+        s.chosen = {c for c in colors if colors[c]}
+
+
+def test_a_map_valued_parameter_takes_every_map_in_turn():
+    m = Machine(Maps)
+    assert sorted(b.label for b in m.bindings) == sorted(
+        f"pick(colors={{red: {red}, green: {green}}})"
+        for red in ("false", "true") for green in ("false", "true"))
+    [start] = m.initial_states()
+    reached = {m.plain(succ)["chosen"] for _, _, succ in m.successors(start)}
+    assert reached == {frozenset(), frozenset({Color.RED}), frozenset({Color.GREEN}),
+                       frozenset(Color)}
+
+
+def test_a_parameter_over_too_many_maps_is_an_error_naming_the_action():
+    class TooMany(Spec):
+        total: Int[0, 9] = 0
 
         @action
-        def pick(s, colors: Map[Color, bool]):
-            s.chosen = {c for c in colors if colors[c]}
+        def pick(s, f: Map[Int[0, 9], Int[0, 9]]):
+            s.total = f[0]
 
-    with pytest.raises(SpecError, match=r"action pick: parameter colors must be scalar or a Set") as e:
-        Machine(Maps)
-    assert e.value.where.endswith(str(Maps.pick.__code__.co_firstlineno))
+    with pytest.raises(SpecError, match=r"action pick: .* has 10000000000 maps") as e:
+        Machine(TooMany)
+    assert e.value.where.endswith(str(TooMany.pick.__code__.co_firstlineno))
 
 
 def _paint_spec(base: type) -> type:

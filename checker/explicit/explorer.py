@@ -34,6 +34,7 @@ class Search:
             chosen = [p for p in chosen if p.name in options.properties]
         self.invariants = [p for p in chosen if p.kind == Kind.INVARIANT]
         self.reachables = [p for p in chosen if p.kind == Kind.REACHABLE]
+        self.initially = [p for p in chosen if p.kind == Kind.INITIALLY]
         self.step_invariants = [p for p in chosen if p.kind == Kind.STEP_INVARIANT]
         self.liveness = [p for p in chosen if p.kind in LIVENESS_KINDS]
         self.found: dict[str, tuple] = {}       # property name -> state (violation / witness)
@@ -410,7 +411,7 @@ def verdicts(m: Machine, options: CheckOptions, search: Search, path_of, deadloc
     """Each chosen property's verdict once the search is over. `search.found` and
     `deadlock_at` hold the states where the search decided something, as the engine keeps
     them; `path_of(that)` is the path of states from an initial state to it."""
-    results = []
+    results = [initial_verdict(m, p) for p in search.initially]
     for p in search.invariants + search.reachables:
         st = search.found.get(p.name)
         if st is not None:
@@ -450,6 +451,16 @@ def verdicts(m: Machine, options: CheckOptions, search: Search, path_of, deadloc
             results.append(PropertyResult(
                 "deadlock", Kind.DEADLOCK, Verdict.UNKNOWN if stopped else Verdict.HOLDS, stopped))
     return results
+
+
+def initial_verdict(m: Machine, p) -> PropertyResult:
+    """An `@initially` property on the initial states, in the order they were made: the
+    first violating it is the counterexample. No search limit leaves it undecided."""
+    st = next((st for st in m.initial_states() if not m.check(p.fn, st, p.name)), None)
+    if st is None:
+        return PropertyResult(p.name, p.kind, Verdict.HOLDS, None, where=p.where)
+    return PropertyResult(p.name, p.kind, Verdict.VIOLATED, "an initial state violates it",
+                          build_trace(m, [st]), where=p.where)
 
 
 def fewer(search: Search, name: str, stopped: str | None) -> str:

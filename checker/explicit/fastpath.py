@@ -19,7 +19,7 @@ import ast
 import copy
 from typing import Any
 
-from ..lang.dsl import require
+from ..lang.dsl import choose, either, exists, require
 from ..lang.reads import inherited
 from ..lang.recompile import recompile, source_def
 
@@ -74,6 +74,16 @@ def has_effect(expr: ast.expr) -> bool:
     return any(isinstance(n, EFFECTFUL) for n in ast.walk(expr))
 
 
+def chooses(expr: ast.expr, fn_globals: dict) -> bool:
+    """Whether `expr` calls `exists`, `either` or `choose`: the action runs once per
+    outcome, as a body runs, never a guard (nor the dispatch reading it ahead)."""
+    return any(isinstance(n, ast.Call) and (
+        fn_globals.get(n.func.id) in CHOOSING if isinstance(n.func, ast.Name) else
+        isinstance(n.func, ast.Attribute) and n.func.attr in ("exists", "either", "choose"))
+        for n in ast.walk(expr))
+
+
+CHOOSING = (choose, either, exists)
 EFFECTFUL = (ast.Call, ast.Await, ast.Yield, ast.YieldFrom, ast.NamedExpr, ast.Lambda,
               ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
@@ -96,6 +106,8 @@ def _parse(fn) -> tuple[ast.FunctionDef, str, list[ast.stmt], list[ast.stmt]] | 
         if cond is not None:
             if assigned and has_effect(cond):    # the body would redo the assignments
                 break                             # after its effect: keep it there
+            if chooses(cond, fn.__globals__):    # one run per outcome: the body's runs
+                break
             end = i + 1
         elif _is_plain_assignment(stmt, state):
             assigned = True

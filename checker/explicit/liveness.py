@@ -1,13 +1,17 @@
 """Liveness on the explicit state graph: fair cycles, found with strongly connected components.
 
-A liveness property fails when some *fair* behaviour avoids the good states forever.
-Fairness is TLA+'s (`checker.explicit.fairness`): it concerns only steps that change the state.
-Behaviours may stutter: staying in a state forever is fair when no fairness condition is
-enabled there. A cycle (an SCC of the graph) is fair when every weak condition is taken in
-it or disabled somewhere in it, and every strong condition is taken in it or disabled
-everywhere in it; an SCC that fails only a strong condition is refined by dropping the
-states where that condition is enabled. Fault transitions never lie on a cycle: faults
-happen finitely often.
+A liveness property fails when some *fair* behaviour never satisfies it: `<>P` and
+`P ~> Q` fail by a fair cycle (or a state where stuttering is fair) of states where the
+goal is false, `<>[]P` by one through a state where P is false, `[]<><<A>>_v` by one
+none of whose steps is such a step.
+
+Fairness is TLA+'s (`checker.explicit.fairness`): it concerns only steps that change the
+state. Behaviours may stutter: staying in a state forever is fair when no fairness
+condition is enabled there. A cycle (an SCC of the graph) is fair when every weak
+condition is taken in it or disabled somewhere in it, and every strong condition is
+taken in it or disabled everywhere in it; an SCC that fails only a strong condition is
+refined by dropping the states where that condition is enabled. Fault transitions never
+lie on a cycle: faults happen finitely often.
 
 A `@constraint` cuts successors, not enabledness: a fair step that leaves the constraint
 still makes its condition enabled, so a behaviour stuck at the border is unfair. When the
@@ -20,6 +24,7 @@ condition it must, with every sub-loop fairness does not need cut out.
 """
 from __future__ import annotations
 
+import copy
 from collections import deque
 
 from ..lang.dsl import Kind
@@ -28,6 +33,7 @@ from .fairness import by_binding, conditions, owed_steps
 from ..lang.bound import truth
 from .machine import Machine
 from ..results import Verdict
+from .steps import step_holds, view
 from .trace import Step, Trace, find_step
 
 Edge = tuple[int, int]                           # (binding index, target state id)
@@ -99,17 +105,26 @@ class StateGraph:
                 yield from self.fair_components({s for s in comp if strong[0] not in enabled[s]},
                                                 enabled)
 
-    def nearest_fair(self, region: list[int], enabled) -> tuple[int, set[int]] | None:
+    def nearest_fair(self, region: list[int], enabled, meets: set[int] | None = None) \
+            -> tuple[int, set[int]] | None:
         """(entry, component) nearest the start in `region` (BFS order): a state where
-        stuttering is fair (component {entry}) or the first state of a fair SCC."""
+        stuttering is fair (component {entry}) or the nearest state of a fair SCC. With
+        `meets`, only a component holding one of those states, entered at the nearest."""
         order = {s: n for n, s in enumerate(region)}
-        stutter = next((s for s in region if not enabled[s]), None)
+        stutter = next((s for s in region if not enabled[s] and (meets is None or s in meets)), None)
         best = (order[stutter], {stutter}) if stutter is not None else None
         for comp in self.fair_components(set(region), enabled):
-            near = min(order[s] for s in comp)
-            if best is None or near < best[0]:
-                best = (near, comp)
+            entries = comp if meets is None else comp & meets
+            if entries and (best is None or min(order[s] for s in entries) < best[0]):
+                best = (min(order[s] for s in entries), comp)
         return None if best is None else (region[best[0]], best[1])
+
+    def without(self, pairs: set[tuple[int, int]]) -> StateGraph:
+        """This graph without the steps u -> v of `pairs` (the same states and fairness)."""
+        other = copy.copy(self)
+        other.edges = [[(b, v) for b, v in out if (u, v) not in pairs]
+                       for u, out in enumerate(self.edges)]
+        return other
 
     # ------------------------------------------------------------ the lasso
 
@@ -223,6 +238,12 @@ def check(machine: Machine, states: list[tuple], steps: dict[tuple, list],
     return {p.name: _verdict(graph, p, init_ids) for p in properties}
 
 
+REFUTED_BY = {Kind.EVENTUALLY: "a fair behaviour that never gets there",
+              Kind.LEADS_TO: "a fair behaviour that never gets there",
+              Kind.EVENTUALLY_ALWAYS: "a fair behaviour that leaves it infinitely often",
+              Kind.INFINITELY_OFTEN: "a fair behaviour that takes such a step only finitely often"}
+
+
 def _verdict(graph: StateGraph, prop, init_ids) -> tuple:
     """Violated by the first instance (parameter binding) that is; else unknown if one is."""
     unknown = None
@@ -231,7 +252,7 @@ def _verdict(graph: StateGraph, prop, init_ids) -> tuple:
         where = f" for {', '.join(f'{k}={v}' for k, v in labels)}" if labels else ""
         if isinstance(found, Trace):
             found.property_params = dict(labels)
-            return Verdict.VIOLATED, f"a fair behaviour that never gets there (lasso){where}", found
+            return Verdict.VIOLATED, f"{REFUTED_BY[prop.kind]} (lasso){where}", found
         if found is not None and unknown is None:
             unknown = found + where
     return (Verdict.UNKNOWN, unknown, None) if unknown else (Verdict.HOLDS, None, None)
@@ -240,27 +261,48 @@ def _verdict(graph: StateGraph, prop, init_ids) -> tuple:
 def _check_one(graph: StateGraph, prop, args, init_ids) -> Trace | str | None:
     """A lasso, the reason the verdict is unknown, or None when this instance holds."""
     machine = graph.machine
-    if prop.kind == Kind.EVENTUALLY:
+    meets = None                                  # states the cycle must pass through
+    if prop.kind == Kind.EVENTUALLY:              # <>P: from an initial state, never P
         bad = [not _holds(machine, prop, args, st) for st in graph.states]
         trigger = {i for i in init_ids if bad[i]}
-    else:
+    elif prop.kind == Kind.LEADS_TO:              # P ~> Q: from a P state, never Q
         pairs = [_holds(machine, prop, args, st) for st in graph.states]
         bad = [not q for _, q in pairs]
         trigger = {i for i, (p, q) in enumerate(pairs) if p and not q}
+    else:                                         # anywhere, then round a cycle
+        bad, trigger = [True] * len(graph.states), set(range(len(graph.states)))
+        if prop.kind == Kind.EVENTUALLY_ALWAYS:   # <>[]P: through a state not P
+            meets = {i for i, st in enumerate(graph.states) if not _holds(machine, prop, args, st)}
     parent = graph.stems(init_ids, trigger, bad, before_trigger=prop.kind == Kind.LEADS_TO)
     region = [s for s, triggered in parent if triggered]
-    found = graph.nearest_fair(region, graph.enabled)
+    looping = graph.without(_steps_where(graph, prop)) if prop.kind == Kind.INFINITELY_OFTEN \
+        else graph                                # []<>A: round a cycle of no A step
+    found = looping.nearest_fair(region, graph.enabled, meets)
     if found is not None:
         entry, comp = found
         stem, node = [], (entry, True)
         while node is not None:
             stem.append(node[0])
             node = parent[node]
-        return graph.lasso(stem[::-1], graph.cycle(entry, comp, graph.enabled) if len(comp) > 1 else [])
-    if graph.visible is not graph.enabled and (vacuous := graph.nearest_fair(region, graph.visible)):
+        return graph.lasso(stem[::-1], looping.cycle(entry, comp, graph.enabled) if len(comp) > 1 else [])
+    if graph.visible is not graph.enabled and (vacuous := looping.nearest_fair(region, graph.visible, meets)):
         cut = sorted({graph.conditions[k].label for s in vacuous[1] for k in graph.cut[s]})
         return f"holds only because fairness forces {', '.join(cut)} out of the @constraint; widen it to decide"
     return None
+
+
+def _steps_where(graph: StateGraph, prop) -> set[tuple[int, int]]:
+    """The steps u -> v of the graph (by state id) that some binding making them takes
+    with step property `prop` true."""
+    machine, views = graph.machine, {}
+
+    def view_of(i):
+        if i not in views:
+            views[i] = view(machine, graph.states[i])
+        return views[i]
+    binding = machine.all_bindings
+    return {(u, v) for u, out in enumerate(graph.edges) for b, v in out
+            if step_holds(machine, prop, view_of(u), view_of(v), binding[b])}
 
 
 def _holds(machine: Machine, prop, args, st):

@@ -23,7 +23,7 @@ from ..errors import CheckerError
 from ..lang.dsl import Kind, install_oracle
 from ..options import CheckOptions
 from ..results import PropertyResult, RunResult, Stats, Verdict
-from .explorer import Search, coverage
+from .explorer import Search, coverage, initial_verdict
 from .machine import Machine
 from .steps import allowed, step_holds, view
 from .trace import Step, Trace, with_step
@@ -189,7 +189,8 @@ class Walker:
     def verdicts(self, clean: str, stopped: str | None) -> list[PropertyResult]:
         """Each chosen property's verdict: violations (and witnesses) found are decided,
         the rest unknown, with `clean` saying how far the walks went."""
-        s, results = self.search, []
+        s = self.search
+        results = [initial_verdict(self.m, p) for p in s.initially]
         clean = f"{stopped}; {clean}" if stopped else clean
         for p in s.invariants + s.step_invariants + s.reachables:
             results.append(self._verdict(p.name, p.kind, clean, p.where))

@@ -158,6 +158,10 @@ def _claim(machine: Machine, trace: Trace) -> tuple[str, str | None]:
     if prop.kind == Kind.STEP_INVARIANT:
         violates = len(trace.steps) > 1 and _last_step_violates(machine, prop, trace)
         return f"{name} violated", None if violates else "its last step does not violate it"
+    if prop.kind == Kind.INITIALLY:
+        holds = machine.check(prop.fn, last, name)
+        return f"{name} violated", "it is not one initial state" if len(trace.steps) > 1 else \
+            "its initial state satisfies it" if holds else None
     if prop.kind == Kind.REACHABLE:
         holds = machine.check(prop.fn, last, name)
         return f"a state satisfying {name}", None if holds else "its last state does not"

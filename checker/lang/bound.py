@@ -23,8 +23,10 @@ from .reads import state_reads
 from .values import MapValue, SetValue
 
 MISSING = object()
-PROPERTY_KINDS = (Kind.INVARIANT, Kind.REACHABLE, Kind.EVENTUALLY, Kind.LEADS_TO)
-LIVENESS_KINDS = (Kind.EVENTUALLY, Kind.LEADS_TO)
+PROPERTY_KINDS = (Kind.INVARIANT, Kind.REACHABLE, Kind.INITIALLY, Kind.EVENTUALLY, Kind.LEADS_TO,
+                  Kind.EVENTUALLY_ALWAYS)
+STEP_KINDS = (Kind.STEP_INVARIANT, Kind.INFINITELY_OFTEN)     # properties of steps: fn(s, t)
+LIVENESS_KINDS = (Kind.EVENTUALLY, Kind.LEADS_TO, Kind.EVENTUALLY_ALWAYS, Kind.INFINITELY_OFTEN)
 MODEL_FAIRNESS = FAIRNESS + tuple(f"{f}-group" for f in FAIRNESS) + ("none",)   # [fairness] values
 
 
@@ -132,7 +134,7 @@ class BoundSpec:
         self._own_reads: dict = {}    # per function, what `state_reads` found it reads itself
         self.properties = [self._property(n, r.kind, m, members) for n, (m, r) in roles.items()
                            if r.kind in PROPERTY_KINDS] + \
-                          [_on_steps(n, m) for n, (m, r) in roles.items() if r.kind == Kind.STEP_INVARIANT]
+                          [_on_steps(n, m) for n, (m, r) in roles.items() if r.kind in STEP_KINDS]
         self.action_constraints = [_on_steps(n, m) for n, (m, r) in roles.items()
                                    if r.kind == Kind.ACTION_CONSTRAINT]
         self.constraints = [m for m, r in roles.values() if r.kind == Kind.CONSTRAINT]
@@ -269,7 +271,8 @@ class BoundSpec:
             return params, [as_scalar(d, f"parameter {p}") for p, d in zip(params, domains)]
         except TypeError as e:
             raise SpecError(f"{name}: {e}: a parameter takes one value (bool, an Enum, "
-                            f"Int[lo, hi], Option[T], a record, a Seq or a Set, its subsets)",
+                            f"Int[lo, hi], Option[T], a record, a Seq, a Set (its subsets) "
+                            f"or a Map (its maps))",
                             where_defined(fn)) from None
 
     def _property(self, name, kind, fn, members) -> Property:

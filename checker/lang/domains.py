@@ -22,7 +22,7 @@ import typing
 from typing import Any
 
 from ..errors import SpecError
-from .values import MapValue, SetValue
+from .values import FrozenMap, MapValue, SetValue
 
 
 class OutOfDomain(ValueError):
@@ -540,13 +540,42 @@ class SubsetDomain(Domain):
     def from_itf(self, data): return self.sets.from_itf(data)
 
 
+class MapsDomain(Domain):
+    """A `Map[K, V]` where a scalar is needed (a record field, a set's element, an action
+    parameter: TLA+'s `[K -> V]` as a value): every map listed, as FrozenMaps (V scalar)."""
+
+    def __init__(self, maps: MapDomain):
+        self.maps, self.keys = maps, maps.keys
+        self.value = as_scalar(maps.value, f"{maps}: its values")
+        self.size = self.value.size ** len(self.keys)
+        if self.size > RecordDomain.TABLE_LIMIT:
+            raise TypeError(f"{maps} has {self.size} maps; at most "
+                            f"{RecordDomain.TABLE_LIMIT} can be listed")
+        self.values = [FrozenMap(zip(self.keys, combo))
+                       for combo in itertools.product(self.value.values, repeat=len(self.keys))]
+        self._build_index()
+
+    def encode(self, value):
+        if isinstance(value, dict) and not isinstance(value, FrozenMap):
+            value = FrozenMap(value)
+        return super().encode(value)
+
+    def __repr__(self): return repr(self.maps)
+    def show(self, value): return self.maps.show(value)
+    def to_itf(self, value): return self.maps.to_itf(value)
+    def from_itf(self, data): return FrozenMap(self.maps.from_itf(data))
+
+
 def as_scalar(d: Domain, what: str) -> Domain:
-    """`d` where one value must fit one code: a `Set[E]` becomes its listed subsets."""
+    """`d` where one value must fit one code: a `Set[E]` becomes its listed subsets, a
+    `Map[K, V]` its listed maps."""
     if d.scalar:
         return d
     if isinstance(d, SetDomain):
         return SubsetDomain(d)
-    raise TypeError(f"{what} must be scalar or a Set, got {d}")
+    if isinstance(d, MapDomain):
+        return MapsDomain(d)
+    raise TypeError(f"{what} must be scalar, a Set or a Map, got {d}")
 
 
 # ---------------------------------------------------------------- type syntax

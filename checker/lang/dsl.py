@@ -30,13 +30,21 @@ def require(condition) -> None:
 class Oracle:
     """Decides `choose(...)`; each engine installs its own (explicit: replay a prefix)."""
 
+    env: dict                          # the model's constants, for domains that read them
+
     def choose(self, values: list):
         raise NotImplementedError
+
+    def values(self, domain) -> list:
+        """The values `choose(domain)` ranges over (`exists` tests each)."""
+        return ordered_values(domain, self.env)
 
 
 class _NoOracle(Oracle):
     def choose(self, values):
         raise RuntimeError("choose() may only be called while an engine runs an action")
+
+    values = choose
 
 
 _oracle: list[Oracle] = [_NoOracle()]
@@ -69,6 +77,23 @@ def either() -> bool:
     chain: `if either(): A  elif either(): B  else: C`.
     """
     return choose(DISJUNCTS)
+
+
+def exists(domain, pred) -> bool:
+    """TLA+'s `\\E x \\in S : P(x)` as a conjunct of an action before its primed
+    variables, where TLC makes one successor per witness: True once per value of `domain`
+    where `pred` holds, each on a run of its own, and False (one run) where none does.
+
+    `require(exists(S, lambda x: ...))` is the guard; the step does not get the witness
+    (take it with `choose` where the step uses it). Where TLC evaluates the `\\E` as
+    a formula, once (after every variable is primed, or inside IF or `~`), write
+    `any(... for x in S)` instead: one successor.
+    """
+    witnesses = [v for v in _oracle[0].values(domain) if pred(v)]
+    if not witnesses:
+        return False
+    choose(witnesses)
+    return True
 
 
 def enabled(action, **args) -> bool:
@@ -111,8 +136,11 @@ class Kind(enum.StrEnum):
     FAULT = "fault"
     INVARIANT = "invariant"
     REACHABLE = "reachable"
+    INITIALLY = "initially"
     EVENTUALLY = "eventually"
     LEADS_TO = "leads_to"
+    EVENTUALLY_ALWAYS = "eventually_always"
+    INFINITELY_OFTEN = "infinitely_often"
     CONSTRAINT = "constraint"
     TERMINAL = "terminal"
     STEP_INVARIANT = "step_invariant"
@@ -185,6 +213,27 @@ def eventually(fn):
 def leads_to(fn):
     """Liveness: `fn(s)` returns `(p, q)`; whenever p holds, q holds then or later (`p ~> q`)."""
     return _mark(Kind.LEADS_TO, fn)
+
+
+def eventually_always(fn):
+    """Liveness: every fair behaviour comes to a state from which it holds for ever
+    (TLA+ `<>[]P`)."""
+    return _mark(Kind.EVENTUALLY_ALWAYS, fn)
+
+
+def infinitely_often(fn):
+    """Liveness of steps (TLA+ `[]<><<A>>_v`): every fair behaviour takes infinitely many
+    steps where `fn(s, t)` holds, `s` the state before and `t` after (`fn(s, t, step)`
+    also reads the `Transition`). Write A and the change of v in it: `step.action ==
+    "inc" and t.x != s.x`. Only steps that change the state are asked: a behaviour that
+    ends stuttering takes none."""
+    return _mark(Kind.INFINITELY_OFTEN, fn)
+
+
+def initially(fn):
+    """Holds in every initial state (TLA+'s `P` as a temporal formula with no `[]`: a
+    state predicate TLC checks as a PROPERTY); later states are not asked."""
+    return _mark(Kind.INITIALLY, fn)
 
 
 def constraint(fn):

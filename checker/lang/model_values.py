@@ -14,9 +14,10 @@ import types
 from collections.abc import Mapping
 from typing import Callable
 
-from .domains import (BoolDomain, Domain, EnumDomain, IntDomain, MapDomain, OptionDomain,
-                      OutOfDomain, RecordDomain, SetDomain, SubsetDomain)
+from .domains import (BoolDomain, Domain, EnumDomain, IntDomain, MapDomain, MapsDomain,
+                      OptionDomain, OutOfDomain, RecordDomain, SetDomain, SubsetDomain)
 from .sequences import SeqDomain, SeqValue
+from .values import FrozenMap
 
 
 def read_value(domain: Domain, data):
@@ -42,6 +43,8 @@ def _read(d: Domain, data):
         return _record(d, data)
     if isinstance(d, MapDomain):
         return _map(d, data)
+    if isinstance(d, MapsDomain):
+        return FrozenMap(_map(d.maps, data))
     if isinstance(d, OptionDomain):
         return None if data == "None" else _read(d.inner, data)
     if isinstance(d, EnumDomain):

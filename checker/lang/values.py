@@ -173,3 +173,22 @@ class SetValue(_Logged, set):
             else:
                 code &= ~(1 << i)
         return code
+
+
+class FrozenMap(dict):
+    """A map's value where it must hash (a record field, a set element, a key, a
+    parameter): a dict that cannot change. Build a new one to change it:
+    `FrozenMap({**m, k: v})`."""
+
+    __slots__ = ()
+
+    def __hash__(self):
+        return hash(frozenset(self.items()))
+
+    def _refuse(self, *args, **kw):
+        raise TypeError("a FrozenMap cannot change: build another, FrozenMap({**m, k: v})")
+
+    __setitem__ = __delitem__ = __ior__ = pop = popitem = clear = setdefault = update = _refuse
+
+    def __repr__(self):
+        return f"FrozenMap({dict.__repr__(self)})"

@@ -67,7 +67,8 @@ def _result(goal, verdict, reason, **extra):
 
 def goals(rel: Relation, options: CheckOptions) -> list[Goal]:
     covers = coverage(rel.machine)
-    found = [_goal(rel, p, covers) for p in safety_properties(rel.machine, options)]
+    found = [_goal(rel, p, covers) for p in safety_properties(rel.machine, options)
+             if p.kind != Kind.INITIALLY]
     if options.deadlock:
         found.append(Goal("deadlock", Kind.DEADLOCK, None, rel.deadlocked(), covers))
     return found
@@ -82,6 +83,21 @@ def _goal(rel: Relation, p, covers: str) -> Goal:
     formula = rel.formula(p.fn, p.name)
     return Goal(p.name, p.kind, p.where, formula if p.kind == Kind.REACHABLE else z3.Not(formula),
                 covers)
+
+
+def initially(rel: Relation, p) -> PropertyResult:
+    """An `@initially` property: one query, an initial state where it is false."""
+    solver = z3.Solver()
+    solver.add(rel.valid, rel.is_initial(rel.flat), z3.Not(rel.formula(p.fn, p.name)))
+    found = answer(solver.check)
+    if found != z3.sat:
+        holds = found == z3.unsat
+        return PropertyResult(p.name, p.kind, Verdict.HOLDS if holds else Verdict.UNKNOWN,
+                              f"in every initial state{coverage(rel.machine)}" if holds else
+                              f"the solver answered {found}", where=p.where)
+    trace = None if rel.params else Trace([Step(rel.decode(solver.model(), rel.flat))])
+    return PropertyResult(p.name, p.kind, Verdict.VIOLATED, "an initial state violates it",
+                          trace, where=p.where)
 
 
 def _violating_step(rel: Relation, p, trace: Trace) -> Trace:
@@ -215,6 +231,8 @@ class SymbolicEngine:
                 if not only_liveness:
                     store = RelationStore(m)
                     rel = self._relation(model_name, store)
+                    decided.update((p.name, initially(rel, p)) for p in safety_properties(m, options)
+                                   if p.kind == Kind.INITIALLY)
                     for result in self.decide(rel, goals(rel, options), stats):
                         decided[result.name] = result
                     store.save(rel)                 # with the formulas read meanwhile (a run

@@ -217,6 +217,12 @@ class Explorer(Oracle):
             raise Disabled
         return self.pick(options)
 
+    def values(self, domain):
+        """The members of `domain` on this path (`exists` tests each): a member of a
+        symbolic set is one where the path takes its condition."""
+        from .containers import choices_of
+        return [v for v, c in choices_of(domain, self.env) if z3.is_true(c) or self.branch(c)]
+
     # ------------------------------------------------------------ running
 
     def explore(self, run: Callable[[], Any], what: str, where: str | None = None) -> Iterator[Run]:

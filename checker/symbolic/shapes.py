@@ -13,9 +13,11 @@ from collections.abc import Mapping
 
 import z3
 
-from ..lang.domains import (BoolDomain, Domain, EnumDomain, IntDomain, MapDomain, OptionDomain,
-                       OutOfDomain, RecordDomain, SetDomain, SubsetDomain, resolve_value)
+from ..lang.domains import (BoolDomain, Domain, EnumDomain, IntDomain, MapDomain, MapsDomain,
+                       OptionDomain, OutOfDomain, RecordDomain, SetDomain, SubsetDomain,
+                       resolve_value)
 from ..lang.sequences import SeqDomain, SeqValue
+from ..lang.values import FrozenMap
 from .containers import SMap, SSet
 from .paths import SymbolicError
 from .rewrite import check_record
@@ -144,8 +146,9 @@ class RecordShape(Shape):
 
 
 class MapShape(Shape):
-    def __init__(self, keys: list, labels: list[str], value: Shape):
-        self.keys, self.labels, self.value = keys, labels, value
+    def __init__(self, keys: list, labels: list[str], value: Shape, frozen: bool = False):
+        """`frozen`: a map as a scalar value (a record field), decoded as a FrozenMap."""
+        self.keys, self.labels, self.value, self.frozen = keys, labels, value, frozen
         self.width = len(keys) * value.width
 
     def _parts(self, leaves):
@@ -162,7 +165,8 @@ class MapShape(Shape):
     def valid(self, leaves): return z3.And([self.value.valid(p) for p in self._parts(leaves)])
 
     def decode(self, values):
-        return {k: self.value.decode(p) for k, p in zip(self.keys, self._parts(values))}
+        decoded = {k: self.value.decode(p) for k, p in zip(self.keys, self._parts(values))}
+        return FrozenMap(decoded) if self.frozen else decoded
 
     def flatten(self, value):
         if not isinstance(value, (SMap, Mapping)) or len(value) != len(self.keys):
@@ -260,9 +264,11 @@ def shape_of(d: Domain, env: dict) -> Shape:
         return OptionShape(shape_of(d.inner, env))
     if isinstance(d, RecordDomain):
         return RecordShape(d.cls, {n: shape_of(f, env) for n, f in d.fields.items()})
-    if isinstance(d, MapDomain):
-        keys = _finite(d.key, env)
-        return MapShape(keys.values, [keys.show(k) for k in keys.values], shape_of(d.value, env))
+    if isinstance(d, (MapDomain, MapsDomain)):
+        maps = d if isinstance(d, MapDomain) else d.maps
+        keys = _finite(maps.key, env)
+        return MapShape(keys.values, [keys.show(k) for k in keys.values], shape_of(maps.value, env),
+                        frozen=isinstance(d, MapsDomain))
     if isinstance(d, (SetDomain, SubsetDomain)):
         elems = _finite(d.elem, env)
         return SetShape(elems.values, [elems.show(e) for e in elems.values])
