@@ -122,8 +122,9 @@ def mutants(catalog, only, include_slow):
                            f"not as the catalog says: {listed(labels)}")
     else:
         refutations = sum(not e.is_mutant for e in chosen)
-        print_summary(out, f"OK: {counted(refutations, 'refutation')} and "
-                           f"{counted(len(chosen) - refutations, 'mutant kill')} as the catalog says")
+        kills = counted(len(chosen) - refutations, "mutant kill")
+        print_summary(out, f"OK: {counted(refutations, 'refutation')} and {kills} as the "
+                           f"catalog says")
     sys.exit(1 if missed else 0)
 
 

@@ -80,6 +80,7 @@ class Entry:
 
     @property
     def upstream_url(self) -> str | None:
+        """The upstream issue's page on GitHub."""
         if self.upstream is None:
             return None
         repo, number = self.upstream.split("#")
@@ -88,6 +89,7 @@ class Entry:
 
 @dataclasses.dataclass
 class Catalog:
+    """The entries of a catalog file, in file order."""
     path: Path
     entries: list[Entry]
 
@@ -102,12 +104,13 @@ class Catalog:
 
 @dataclasses.dataclass
 class Outcome:
+    """What checking one entry found."""
     entry: Entry
     killers: list[str]          # the properties that break as the entry says
     steps: int | None           # the length found (of the entry's property)
     missed: str | None          # why the entry is not as the catalog says; None if it is
     also_moved: list[str]       # a mutant's other moved verdicts (no kills)
-    seconds: float
+    seconds: float              # of the run, which entries of one spec, model and setting share
 
 
 def load_catalog(path: Path) -> Catalog:
@@ -118,7 +121,7 @@ def load_catalog(path: Path) -> Catalog:
         raise ModelError("a catalog holds only [[refutation]] and [[mutant]] tables", str(path))
     lines = text.splitlines()
     models: dict[Path, Model] = {}
-    entries, seen = [], {}
+    placed, seen = [], {}               # (line, entry), and the line of each entry's key
     for kind, tables in data.items():
         headers = [n for n, line in enumerate(lines, 1) if line.strip() == f"[[{kind}]]"]
         for index, table in enumerate(tables):
@@ -128,9 +131,8 @@ def load_catalog(path: Path) -> Catalog:
             if key in seen:
                 raise ModelError(f"the same {kind} as line {seen[key]}", entry.where)
             seen[key] = line
-            entries.append(entry)
-    entries.sort(key=lambda e: int(e.where.rpartition(":")[2]))
-    return Catalog(path, entries)
+            placed.append((line, entry))
+    return Catalog(path, [entry for _, entry in sorted(placed, key=lambda p: p[0])])
 
 
 def _entry(kind: str, table, path: Path, lines: list[str], line: int,

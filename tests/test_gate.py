@@ -474,7 +474,8 @@ def test_slow_entries_run_with_all(counter):
     ("steps = 1", "steps = 1\nconstants = {bottom = 1}", ":15: Leaps has no constant 'bottom'"),
     ("steps = 1", "steps = 1\ngroups = {faults = true}", ":15: Leaps has no group 'faults'"),
     ("steps = 1", 'steps = 1\ntrace = "gone.itf.json"', ":15: trace gone.itf.json does not exist"),
-    ('name = "Leaps"', 'name = "Leaps"\nslow = "yes"', ":11: slow must be true or false, got 'yes'"),
+    ('name = "Leaps"', 'name = "Leaps"\nslow = "yes"',
+     ":11: slow must be true or false, got 'yes'"),
     ("[[refutation]]", '[[refutation]]\nmodel = "counter.toml"\nproperty = "small"\n'
                        'why = "again"\n\n[[refutation]]', ":7: the same refutation as line 2"),
 ])
@@ -492,5 +493,6 @@ def test_the_catalog_answers_per_property_its_refutations_and_kills(counter):
         (None, "counter.toml", 2, "two increments reach 2")
     assert refutation.upstream_url == "https://github.com/example/counter/issues/7"
     (kill,) = catalog.mutants_killed_by("bounded")
-    assert (kill.name, kill.steps, kill.why) == ("Leaps", 1, "Mutant: leaps from 0 to 3, past any lower top.")
+    assert (kill.name, kill.steps, kill.why) == \
+        ("Leaps", 1, "Mutant: leaps from 0 to 3, past any lower top.")
     assert catalog.refutations_of("bounded") == [] and catalog.mutants_killed_by("small") == []
