@@ -140,7 +140,6 @@ def _entry(kind: str, table, path: Path, lines: list[str], line: int,
     where = f"{path}:{line}"
     if not isinstance(table, dict):
         raise ModelError(f"a {kind} must be a [[{kind}]] table, got {table!r}", where)
-    keys = _KEYS[kind]
 
     def at(key):                # the line of `key` inside this table
         end = next((n for n in range(line, len(lines)) if lines[n].strip().startswith("[")),
@@ -149,6 +148,30 @@ def _entry(kind: str, table, path: Path, lines: list[str], line: int,
                       if re.match(rf"{re.escape(key)}\s*=", lines[n].strip())), line)
         return f"{path}:{found}"
 
+    _check_shape(kind, table, where, at)
+    model_path, trace = ((path.parent / table[k]).resolve() if k in table else None
+                         for k in ("model", "trace"))
+    if not model_path.is_file():
+        raise ModelError(f"model {table['model']} does not exist", at("model"))
+    if trace is not None and not trace.is_file():
+        raise ModelError(f"trace {table['trace']} does not exist", at("trace"))
+    if model_path not in models:
+        models[model_path] = load_model(model_path)
+    model = models[model_path]
+    spec_cls = import_spec(table["spec"], model_path, at("spec")) if "spec" in table \
+        else model.spec_cls
+    _check_names(kind, table, model, spec_cls, where, at)
+    doc = (spec_cls.__doc__ or "").strip().splitlines()
+    return Entry(table.get("name"), table.get("spec"), model_path,
+                 table["model"].removesuffix(".toml"), table.get("property"), table.get("steps"),
+                 table.get("why", doc[0] if doc else ""), table.get("upstream"),
+                 table.get("constants", {}), table.get("groups", {}), table.get("slow", False),
+                 trace, where)
+
+
+def _check_shape(kind: str, table: dict, where: str, at) -> None:
+    """Known keys of the right types, the required ones there, each value well-formed."""
+    keys = _KEYS[kind]
     for key, value in table.items():
         if key not in keys:
             raise ModelError(f"unknown key {key!r} in [[{kind}]] (allowed: "
@@ -166,17 +189,11 @@ def _entry(kind: str, table, path: Path, lines: list[str], line: int,
     if "upstream" in table and not _UPSTREAM.fullmatch(table["upstream"]):
         raise ModelError(f"upstream must read owner/repo#N (e.g. ray-project/kuberay#4824), "
                          f"got {table['upstream']!r}", at("upstream"))
-    model_path, trace = ((path.parent / table[k]).resolve() if k in table else None
-                         for k in ("model", "trace"))
-    if not model_path.is_file():
-        raise ModelError(f"model {table['model']} does not exist", at("model"))
-    if trace is not None and not trace.is_file():
-        raise ModelError(f"trace {table['trace']} does not exist", at("trace"))
-    if model_path not in models:
-        models[model_path] = load_model(model_path)
-    model = models[model_path]
-    spec_cls = import_spec(table["spec"], model_path, at("spec")) if "spec" in table \
-        else model.spec_cls
+
+
+def _check_names(kind: str, table: dict, model: Model, spec_cls, where: str, at) -> None:
+    """The spec has the property, constants and groups named; without a setting, the
+    model's [expect] says what the entry needs: violated (a refutation), holds (a kill)."""
     declared = _declared(spec_cls)
     for key in ("constants", "groups"):
         for name in table.get(key, {}):
@@ -187,23 +204,17 @@ def _entry(kind: str, table, path: Path, lines: list[str], line: int,
     if prop is not None and prop not in declared["properties"]:
         raise ModelError(f"{spec_cls.__name__} has no property {prop!r}", at("property"))
     in_setting = bool(table.get("constants") or table.get("groups"))
-    if trace is not None and in_setting:
+    if "trace" in table and in_setting:
         raise ModelError("a trace replays in the model as it is, not in a setting", at("trace"))
     wanted = Verdict.HOLDS if kind == "mutant" else Verdict.VIOLATED
     if prop is None and in_setting:
         raise ModelError("a mutant in a setting names the property it breaks there", where)
     if prop is not None and not in_setting and model.expect.get(prop) is not wanted:
         said = model.expect.get(prop)
-        raise ModelError(f"property {prop!r}: {model_path.name}'s [expect] says "
+        raise ModelError(f"property {prop!r}: {model.path.name}'s [expect] says "
                          f"{said.value if said else 'nothing'}, not {wanted.value}"
                          + (" (a mutant is killed by a claim the model's spec keeps)"
                             if kind == "mutant" else ""), at("property"))
-    doc = (spec_cls.__doc__ or "").strip().splitlines()
-    return Entry(table.get("name"), table.get("spec"), model_path,
-                 table["model"].removesuffix(".toml"), prop, table.get("steps"),
-                 table.get("why", doc[0] if doc else ""), table.get("upstream"),
-                 table.get("constants", {}), table.get("groups", {}), table.get("slow", False),
-                 trace, where)
 
 
 def _declared(spec_cls) -> dict[str, set[str]]:
@@ -262,7 +273,12 @@ def _check(entries: list[Entry]):
                                             properties=sorted({e.property for e in entries}),
                                             max_depth=max(e.steps for e in entries))
     started = time.perf_counter()
-    result = pipeline.check(model).result
+    try:
+        result = pipeline.check(model).result
+    except ModelError as e:             # a value of the setting that the spec refuses
+        if not first.setting:
+            raise
+        raise ModelError(e.message, first.where) from None
     if result.interrupted:              # Ctrl-C stops the catalog: no entry missed it
         raise KeyboardInterrupt
     return result, time.perf_counter() - started, bounded

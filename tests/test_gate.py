@@ -474,6 +474,7 @@ def test_slow_entries_run_with_all(counter):
     ("steps = 1", "steps = 1\nconstants = {bottom = 1}", ":15: Leaps has no constant 'bottom'"),
     ("steps = 1", "steps = 1\ngroups = {faults = true}", ":15: Leaps has no group 'faults'"),
     ("steps = 1", 'steps = 1\ntrace = "gone.itf.json"', ":15: trace gone.itf.json does not exist"),
+    ("upstream", 'constants = {top = "high"}\nupstream', ":2: constant top"),
     ('name = "Leaps"', 'name = "Leaps"\nslow = "yes"',
      ":11: slow must be true or false, got 'yes'"),
     ("[[refutation]]", '[[refutation]]\nmodel = "counter.toml"\nproperty = "small"\n'
