@@ -132,12 +132,13 @@ def _print_outcome(out, o) -> None:
     """`refuted`/`killed` or `MISSED`/`SURVIVED`, what and where, the length and the time."""
     e = o.entry
     word = ("killed" if e.is_mutant else "refuted") if not o.missed else \
-        ("SURVIVED" if e.is_mutant and not o.killers and o.steps is None else "MISSED")
+        ("SURVIVED" if e.is_mutant and o.steps is None else "MISSED")
     style = "red" if o.missed else "green"
     killers = ", ".join(o.killers or [e.property or "no claim"])
     what = f"{e.name} in {e.label} by {killers}" if e.is_mutant else f"{e.property} in {e.label}"
     steps = f", {o.steps} steps" if o.steps is not None and not o.missed else ""
-    line = f"[{style}]{word:8}[/] {escape(what)}{steps} ({o.seconds:.1f} s)"
+    took = f"{o.seconds:.1f} s" if o.seconds is not None else "the same run"
+    line = f"[{style}]{word:8}[/] {escape(what)}{steps} ({took})"
     if o.missed:
         line += f": {escape(o.missed)}" + (f" ({escape(e.why)})" if e.why else "")
     out.print(line, soft_wrap=True)

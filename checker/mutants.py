@@ -110,7 +110,7 @@ class Outcome:
     steps: int | None           # the length found (of the entry's property)
     missed: str | None          # why the entry is not as the catalog says; None if it is
     also_moved: list[str]       # a mutant's other moved verdicts (no kills)
-    seconds: float              # of the run, which entries of one spec, model and setting share
+    seconds: float | None       # of its run; None for the next entries sharing that run
 
 
 def load_catalog(path: Path) -> Catalog:
@@ -250,9 +250,11 @@ def run_catalog(entries: list[Entry]) -> Iterator[Outcome]:
     done: dict[tuple, tuple] = {}
     for e in entries:
         key = _run_key(e)
-        if key not in done:
+        first = key not in done
+        if first:
             done[key] = _check(runs[key])
-        yield _outcome(e, *done[key])
+        result, seconds, bounded = done[key]
+        yield _outcome(e, result, seconds if first else None, bounded)
 
 
 def _run_key(e: Entry) -> tuple:
@@ -284,7 +286,7 @@ def _check(entries: list[Entry]):
     return result, time.perf_counter() - started, bounded
 
 
-def _outcome(e: Entry, result, seconds: float, bounded: bool) -> Outcome:
+def _outcome(e: Entry, result, seconds: float | None, bounded: bool) -> Outcome:
     found = {p.name: p for p in result.properties}
     claims_broken = [p.name for p in result.properties
                      if p.expected is Verdict.HOLDS and p.verdict is Verdict.VIOLATED]

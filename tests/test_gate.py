@@ -374,6 +374,10 @@ class Counter(Spec):
     def bounded(s):
         return s.x <= s.top
 
+    @invariant
+    def zero(s):
+        return s.x == 0
+
 class Leaps(Counter):
     """Mutant: leaps from 0 to 3, past any lower top."""
     @action
@@ -392,7 +396,7 @@ def counter(project):
     (root / f"{module}.py").write_text(COUNTER)
     (root / "models" / "counter.toml").write_text(
         f'spec = "{module}:Counter"\n[constants]\ntop = 2\n'
-        '[expect]\nsmall = "violated"\nbounded = "holds"\n')
+        '[expect]\nsmall = "violated"\nbounded = "holds"\nzero = "violated"\n')
     catalog = root / "models" / "mutants.toml"
     catalog.write_text(textwrap.dedent(f"""
         [[refutation]]
@@ -413,12 +417,20 @@ def counter(project):
 
 
 def test_refutations_and_kills_as_the_catalog_says_pass(counter):
+    counter.write_text(counter.read_text() + textwrap.dedent("""
+        [[refutation]]
+        model = "counter.toml"
+        property = "zero"
+        steps = 1
+        why = "one increment"
+    """))
     result = mutants(counter)
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert lines[0].startswith("refuted  small in counter, 2 steps (")
     assert lines[1].startswith("killed   Leaps in counter by bounded, 1 steps (")
-    assert lines[-1] == "OK: 1 refutation and 1 mutant kill as the catalog says"
+    assert lines[2] == "refuted  zero in counter, 1 steps (the same run)"   # as small's
+    assert lines[-1] == "OK: 2 refutations and 1 mutant kill as the catalog says"
 
 
 @pytest.mark.parametrize("old,new,missed", [
