@@ -484,6 +484,11 @@ def mutant_machine(mutant, model_name):
     return Machine(mutant, model.constants, model.groups)
 
 
+def mutant_trace_path(mutant, name):
+    """Where a mutant's counterexample of property `name` is checked in."""
+    return ROOT / "examples/traces/mutants" / mutant.__name__ / f"{name}.itf.json"
+
+
 def write_traces():
     """Re-create examples/traces after a change of the spec's variables:
     `PYTHONPATH=. python tests/test_rayjob.py` (writes compact ITF JSON)."""
