@@ -2,9 +2,10 @@
 """Which mutants of the catalog a simulation kills: the catalog's bugs are what a
 simulation of a model too large to exhaust should still find.
 
-Each mutant runs in its model as the catalog says, on the simulate engine (500 walks of
-depth 100 by default, seed 0); prints per mutant the verdict of the property that kills
-it in the search, the trace's length, the walks and the CPU seconds, then the count.
+Each mutant kill of the catalog (in its model as it is, not in a setting) runs on the
+simulate engine (500 walks of depth 100 by default, seed 0); prints per kill the verdict
+of the property that kills it in the search, the trace's length, the walks and the CPU
+seconds, then the count.
 
     python3 benchmarks/simulate_mutants.py
     python3 benchmarks/simulate_mutants.py --walks 2000 --seed 3
@@ -29,7 +30,8 @@ def main():
     parser.add_argument("--walks", type=int, default=500)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
-    mutants = load_catalog(REPO / "models" / "mutants.toml")
+    mutants = [e for e in load_catalog(REPO / "models" / "mutants.toml").entries
+               if e.is_mutant and e.property and not e.setting]
     killed = 0
     for mutant in mutants:
         model = load_model(mutant.model)
@@ -37,10 +39,10 @@ def main():
         model.options.walks, model.options.seed = args.walks, args.seed
         started = time.process_time()
         result = Simulator(model.machine(), model.options).check()
-        p = next(p for p in result.properties if p.name == mutant.killed_by)
+        p = next(p for p in result.properties if p.name == mutant.property)
         killed += p.verdict.value == "violated"
         steps = len(p.trace.steps) - 1 if p.trace else "-"
-        print(f"{mutant.name:32} {mutant.killed_by:42} {p.verdict.value:9} {steps:>4} steps "
+        print(f"{mutant.name:32} {mutant.property:42} {p.verdict.value:9} {steps:>4} steps "
               f"{time.process_time() - started:5.1f} s CPU", flush=True)
     print(f"killed {killed} of {len(mutants)} with {args.walks} walks, seed {args.seed}")
 

@@ -6,7 +6,7 @@
   whose invariants hold, and PDR alone where BFS cannot finish (10^12 states).
 
 * RayJob (``--rayjob``, slow): BMC against BFS on each property the faithful spec
-  refutes (the counterexamples of tests/test_rayjob.py, shallowest first), and PDR on
+  refutes (the refutations of models/mutants.toml, shallowest first), and PDR on
   each claim of each proof model in models/rayjob/proofs (backoffLimit, and the fault
   budget where it is free, free) next to BFS on one bounded instance of the same model.
 
@@ -72,12 +72,15 @@ def row(label, baseline, symbolic, missing="out of reach"):
 
 def rayjob(limit: float):
     from checker.model import load_model
-    from test_rayjob import TRACES, model_path
+    from checker.mutants import load_catalog
+    refutations = [e for e in load_catalog(ROOT / "models/mutants.toml").entries
+                   if not e.is_mutant and not e.setting and e.model.parent.name != "slow"]
     print(f"{'RayJob first counterexample (BFS vs BMC)':44} {'BFS':>25}   {'BMC':>25}   BFS/BMC")
-    for (name, prop), depth in sorted(TRACES.items(), key=lambda item: item[1]):
-        machine = load_model(model_path(name)).machine()
-        row(f"{name} {prop}", timed_machine(ExplicitEngine, machine, prop),
-            timed_machine(BMC, machine, prop, max_depth=depth, max_seconds=limit))
+    for e in sorted(refutations, key=lambda e: e.steps):
+        machine = load_model(e.model).machine()
+        row(f"{e.model_label.removeprefix('rayjob/')} {e.property}",
+            timed_machine(ExplicitEngine, machine, e.property),
+            timed_machine(BMC, machine, e.property, max_depth=e.steps, max_seconds=limit))
 
 
 def rayjob_proofs(limit: float):

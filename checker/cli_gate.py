@@ -14,7 +14,7 @@ from .output import reports
 from .errors import CheckerError
 from .files import check_writable, write_text
 from .output.gate_page import write_site
-from .mutants import load_catalog, run_catalog
+from .mutants import load_catalog, run_catalog, select
 from .output.render import console, fail, print_summary
 from .output.summary import counted, listed
 
@@ -97,26 +97,51 @@ def gate(ctx, paths, rev, changed, baseline, update_baseline, junit, sarif, mark
 @click.command()
 @click.option("--catalog", type=click.Path(dir_okay=False, path_type=Path),
               default=Path("models/mutants.toml"), show_default=True)
-@click.option("--only", multiple=True, metavar="NAME", help="Run only this mutant (repeatable).")
-def mutants(catalog, only):
-    """Run every spec mutant of CATALOG; each must violate a property its model claims holds."""
+@click.option("--only", multiple=True, metavar="GLOB",
+              help="Check only the entries whose mutant name, model (as the catalog names it, "
+                   "without .toml: rayjob/happy_F0) or property matches GLOB (repeatable).")
+@click.option("--all", "include_slow", is_flag=True, help="Check the entries marked slow too.")
+def mutants(catalog, only, include_slow):
+    """Check every entry of CATALOG: each refutation's property is violated by its model's
+    own spec, each mutant killed by its property, with the shortest counterexample as long
+    as `steps` says where it is given. One line per entry and a summary; exit 1 if any
+    entry is not as the catalog says."""
     out, err = console(), console(stderr=True)
     try:
-        outcomes = run_catalog(load_catalog(catalog), list(only))
+        chosen = select(load_catalog(catalog), list(only), include_slow)
+        missed = []
+        for o in run_catalog(chosen):
+            _print_outcome(out, o)
+            if o.missed:
+                missed.append(o.entry)
     except CheckerError as e:
         fail(err, e)
-    for o in outcomes:
-        if o.killed:
-            steps = f", {o.trace_length}-step trace" if o.trace_length is not None else ""
-            out.print(f"[green]killed  [/] {o.mutant.name:28} by {', '.join(o.killers)}{steps} "
-                      f"({o.seconds:.1f} s)")
-        else:
-            out.print(f"[red]SURVIVED[/] {o.mutant.name:28} ({o.seconds:.1f} s): {escape(o.doc)}")
-        if o.also_moved:
-            moved = escape(", ".join(o.also_moved))
-            out.print(f"         [dim]also moved, not counted as kills: {moved}[/]")
-    survived = [o.mutant.name for o in outcomes if not o.killed]
-    print_summary(out, f"FAIL: {len(survived)} of {counted(len(outcomes), 'mutant')} survived: "
-                       f"{listed(survived)}" if survived else
-                       f"OK: {len(outcomes)} of {counted(len(outcomes), 'mutant')} killed")
-    sys.exit(1 if survived else 0)
+    if missed:
+        labels = [f"{e.name or 'refutation'} {e.label} {e.property or ''}".strip() for e in missed]
+        print_summary(out, f"FAIL: {len(missed)} of {counted(len(chosen), 'entry', 'entries')} "
+                           f"not as the catalog says: {listed(labels)}")
+    else:
+        refutations = sum(not e.is_mutant for e in chosen)
+        kills = counted(len(chosen) - refutations, "mutant kill")
+        print_summary(out, f"OK: {counted(refutations, 'refutation')} and {kills} as the "
+                           f"catalog says")
+    sys.exit(1 if missed else 0)
+
+
+def _print_outcome(out, o) -> None:
+    """`refuted`/`killed` or `MISSED`/`SURVIVED`, what and where, the length and the time."""
+    e = o.entry
+    word = ("killed" if e.is_mutant else "refuted") if not o.missed else \
+        ("SURVIVED" if e.is_mutant and o.steps is None else "MISSED")
+    style = "red" if o.missed else "green"
+    killers = ", ".join(o.killers or [e.property or "no claim"])
+    what = f"{e.name} in {e.label} by {killers}" if e.is_mutant else f"{e.property} in {e.label}"
+    steps = f", {o.steps} steps" if o.steps is not None and not o.missed else ""
+    took = f"{o.seconds:.1f} s" if o.seconds is not None else "the same run"
+    line = f"[{style}]{word:8}[/] {escape(what)}{steps} ({took})"
+    if o.missed:
+        line += f": {escape(o.missed)}" + (f" ({escape(e.why)})" if e.why else "")
+    out.print(line, soft_wrap=True)
+    if o.also_moved:
+        out.print(f"         [dim]also moved, not counted as kills: "
+                  f"{escape(', '.join(o.also_moved))}[/]", soft_wrap=True)

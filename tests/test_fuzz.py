@@ -88,7 +88,7 @@ def write(path: Path, content: str | bytes) -> Path:
 KEYS = st.sampled_from(["#bigint", "#set", "#map", "#tup", "#unserializable", "#meta", "tag",
                         "value", "action", "kind", "params", "choices", "property", "ghost",
                         "loop", "vars", "states", "spec", "fired", "witnesses", "invariant",
-                        "leaves", "name", "model", "killed_by"]) | st.text(max_size=6)
+                        "leaves", "name", "model", "property"]) | st.text(max_size=6)
 SCALARS = (st.booleans() | st.integers() | st.floats() | st.text(max_size=8)
            | st.from_regex(r"-?[0-9]{1,25}", fullmatch=True))
 JSON = st.recursive(st.none() | SCALARS,
@@ -290,10 +290,10 @@ def well_formed_inputs(work: Path) -> Path:
         assert invoke(*args, "--traces", traces, "-q").exit_code in (0, 1, 3)
     assert invoke("gate", DIEHARD, tiny, "--baseline", work / "baseline.json", "--update-baseline",
                   "--traces", traces).exit_code == 0
-    write(work / "mutants.toml", toml_text({"mutant": [
-        {"name": "Same", "spec": "examples.diehard:DieHard", "model": str(DIEHARD),
-         "killed_by": "not_solved"},
-        {"name": "TinyToo", "spec": "fuzz_tiny:Tiny", "model": "tiny.toml"}]}))
+    write(work / "mutants.toml", toml_text({
+        "refutation": [{"model": str(DIEHARD), "property": "not_solved", "steps": 6,
+                        "why": "4 gallons in 6 pourings"}],
+        "mutant": [{"name": "TinyToo", "spec": "fuzz_tiny:Tiny", "model": "tiny.toml"}]}))
     return work
 
 

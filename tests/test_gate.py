@@ -1,5 +1,6 @@
 """The CI gate and mutation testing: each way a model can move gives its exit code."""
 import json
+import re
 import subprocess
 import textwrap
 from pathlib import Path
@@ -8,6 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from checker.cli import main
+from checker.mutants import load_catalog
 
 SPEC = """
 from checker import Int, Spec, action, invariant, reachable, require
@@ -280,12 +282,13 @@ def test_mutants_report_killers_and_fail_on_a_survivor(project):
         name = "stuck"
         spec = "{module}:StuckLight"
         model = "light.toml"
-        killed_by = "full"
+        property = "full"
     """))
     run = lambda *a: mutants(catalog, *a)
     killed = run()
     assert killed.exit_code == 0, killed.output
-    assert "killed" in killed.output and "by full" in killed.output and killed.output.splitlines()[-1] == "OK: 1 of 1 mutant killed"
+    assert "killed" in killed.output and "by full" in killed.output and killed.output.splitlines()[-1] == \
+        "OK: 0 refutations and 1 mutant kill as the catalog says"
     catalog.write_text(catalog.read_text() + textwrap.dedent(f"""
         [[mutant]]
         name = "same"
@@ -295,7 +298,8 @@ def test_mutants_report_killers_and_fail_on_a_survivor(project):
     survived = run()
     assert survived.exit_code == 1
     assert "SURVIVED" in survived.output and "Equivalent mutant" in survived.output
-    assert survived.output.splitlines()[-1] == "FAIL: 1 of 2 mutants survived: same"
+    assert survived.output.splitlines()[-1] == \
+        "FAIL: 1 of 2 entries not as the catalog says: same light"
     assert run("--only", "stuck").exit_code == 0
     assert run("--only", "nope").exit_code == 2
 
@@ -324,22 +328,22 @@ def test_only_a_claimed_property_that_breaks_kills_a_mutant(project):
     assert claimed.exit_code == 0 and "by full" in claimed.output and "also moved" not in claimed.output
 
 
-def test_killed_by_must_name_a_property_claimed_to_hold(project):
+def test_a_mutant_property_must_be_claimed_to_hold(project):
     root, module = project
     write_model(root, module, expect='full = "holds"\n')
-    result = mutants(catalog_of(root, module, "StuckLight", extra='killed_by = "bounded"\n'))
+    result = mutants(catalog_of(root, module, "StuckLight", extra='property = "bounded"\n'))
     assert result.exit_code == 2
-    assert "mutants.toml:1: killed_by names 'bounded', which light.toml's [expect] does not " \
-           "claim holds" in result.output
+    assert "mutants.toml:5: property 'bounded': light.toml's [expect] says nothing, not " \
+           "holds" in result.output
 
 
 @pytest.mark.parametrize("text,problem", [
     ('mutant = ["x"]\n', ":1: a mutant must be a [[mutant]] table, got 'x'"),
     ('[[mutant]]\nname = ["a"]\nspec = "s:S"\nmodel = "m.toml"\n',
-     ":1: name must be a string, got ['a']"),
-    ('\n[[mutant]]\nname = "a"\nspec = "s:S"\nmodel = 5\n', ":2: model must be a string, got 5"),
-    ('[[mutant]]\nname = "a"\nspec = "s:S"\nmodel = "m.toml"\nkilled_by = ["p"]\n',
-     ":1: killed_by must be a string, got ['p']"),
+     ":2: name must be a string, got ['a']"),
+    ('\n[[mutant]]\nname = "a"\nspec = "s:S"\nmodel = 5\n', ":5: model must be a string, got 5"),
+    ('[[mutant]]\nname = "a"\nspec = "s:S"\nmodel = "m.toml"\nproperty = ["p"]\n',
+     ":5: property must be a string, got ['p']"),
 ])
 def test_a_catalog_of_the_wrong_types_is_refused_in_one_line(project, text, problem):
     root, _ = project
@@ -348,3 +352,160 @@ def test_a_catalog_of_the_wrong_types_is_refused_in_one_line(project, text, prob
     result = mutants(catalog)
     assert result.exit_code == 2
     assert result.output.count("\n") == 1 and f"mutants.toml{problem}" in result.output
+
+
+COUNTER = '''
+from checker import Const, Int, Spec, action, invariant, require
+
+class Counter(Spec):
+    top = Const(3)
+    x: Int[0, 3] = 0
+
+    @action
+    def inc(s):
+        require(s.x < s.top)
+        s.x += 1
+
+    @invariant
+    def small(s):
+        return s.x < 2
+
+    @invariant
+    def bounded(s):
+        return s.x <= s.top
+
+    @invariant
+    def zero(s):
+        return s.x == 0
+
+class Leaps(Counter):
+    """Mutant: leaps from 0 to 3, past any lower top."""
+    @action
+    def inc(s):
+        require(s.x == 0)
+        s.x = 3
+'''
+
+
+@pytest.fixture
+def counter(project):
+    """The project with the Counter spec, its model (small refuted) and a catalog of a
+    refutation and a mutant kill, both pinned; returns the catalog's path."""
+    root, _ = project
+    module = f"counter_{root.name}"
+    (root / f"{module}.py").write_text(COUNTER)
+    (root / "models" / "counter.toml").write_text(
+        f'spec = "{module}:Counter"\n[constants]\ntop = 2\n'
+        '[expect]\nsmall = "violated"\nbounded = "holds"\nzero = "violated"\n')
+    catalog = root / "models" / "mutants.toml"
+    catalog.write_text(textwrap.dedent(f"""
+        [[refutation]]
+        model = "counter.toml"
+        property = "small"
+        steps = 2
+        why = "two increments reach 2"
+        upstream = "example/counter#7"
+
+        [[mutant]]
+        name = "Leaps"
+        spec = "{module}:Leaps"
+        model = "counter.toml"
+        property = "bounded"
+        steps = 1
+    """))
+    return catalog
+
+
+def test_refutations_and_kills_as_the_catalog_says_pass(counter):
+    counter.write_text(counter.read_text() + textwrap.dedent("""
+        [[refutation]]
+        model = "counter.toml"
+        property = "zero"
+        steps = 1
+        why = "one increment"
+    """))
+    result = mutants(counter)
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0].startswith("refuted  small in counter, 2 steps (")
+    assert lines[1].startswith("killed   Leaps in counter by bounded, 1 steps (")
+    assert lines[2] == "refuted  zero in counter, 1 steps (the same run)"   # as small's
+    assert lines[-1] == "OK: 2 refutations and 1 mutant kill as the catalog says"
+
+
+@pytest.mark.parametrize("old,new,missed", [
+    ("steps = 2", "steps = 3", "MISSED   small in counter (0.0 s): small's shortest "
+                               "counterexample has 2 steps, not 3 (two increments reach 2)"),
+    ("steps = 2", "steps = 1", "MISSED   small in counter (0.0 s): small unknown within 1 steps"),
+    ("upstream", "constants = {top = 1}\nupstream",
+     "MISSED   small in counter [top=1] (0.0 s): small holds within 2 steps"),
+    ("steps = 1", "steps = 2", "MISSED   Leaps in counter by bounded (0.0 s): bounded's "
+                               "shortest counterexample has 1 steps, not 2"),
+    ("steps = 1", "steps = 1\nconstants = {top = 3}", "SURVIVED Leaps in counter [top=3] by "
+                                                      "bounded (0.0 s): bounded unknown"),
+])
+def test_an_entry_not_as_the_catalog_says_fails_naming_it(counter, old, new, missed):
+    """A wrong length, or a property that holds, fails the run (exit 1) on the entry."""
+    counter.write_text(counter.read_text().replace(old, new, 1))
+    result = mutants(counter)
+    assert result.exit_code == 1, result.output
+    (bad,) = [line for line in result.output.splitlines() if line.startswith(("MISS", "SURV"))]
+    assert re.sub(r"\(\d+\.\d s\)", "(0.0 s)", bad).startswith(missed), bad
+    assert result.output.splitlines()[-1].startswith("FAIL: 1 of 2 entries not as the catalog says")
+
+
+def test_only_checks_the_entries_a_glob_matches(counter):
+    assert mutants(counter, "--only", "Lea*").output.splitlines()[-1] == \
+        "OK: 0 refutations and 1 mutant kill as the catalog says"
+    assert mutants(counter, "--only", "small", "--only", "count*").output.splitlines()[-1] == \
+        "OK: 1 refutation and 1 mutant kill as the catalog says"
+    result = mutants(counter, "--only", "nope*")
+    assert result.exit_code == 2 and "no catalog entry matches nope*" in result.output
+
+
+def test_slow_entries_run_with_all(counter):
+    counter.write_text(counter.read_text().replace("steps = 1", "steps = 1\nslow = true"))
+    assert mutants(counter).output.splitlines()[-1] == \
+        "OK: 1 refutation and 0 mutant kills as the catalog says"
+    assert mutants(counter, "--all").output.splitlines()[-1] == \
+        "OK: 1 refutation and 1 mutant kill as the catalog says"
+
+
+@pytest.mark.parametrize("old,new,problem", [
+    ('why = "two', 'reason = "two', ":6: unknown key 'reason' in [[refutation]]"),
+    ('model = "counter.toml"', 'model = "nowhere.toml"', ":3: model nowhere.toml does not exist"),
+    ('property = "small"', 'property = "tiny"', ":4: Counter has no property 'tiny'"),
+    ('property = "small"', 'property = "bounded"',
+     ":4: property 'bounded': counter.toml's [expect] says holds, not violated"),
+    ('property = "bounded"', 'property = "small"',
+     ":13: property 'small': counter.toml's [expect] says violated, not holds"),
+    ("steps = 2", "steps = 0", ":5: steps must be positive, got 0"),
+    ("steps = 2", "steps = 2.5", ":5: steps must be a whole number, got 2.5"),
+    ("steps = 2", "steps = true", ":5: steps must be a whole number, got True"),
+    ('upstream = "example/counter#7"', 'upstream = "#7"', ":7: upstream must read owner/repo#N"),
+    ("steps = 1", "steps = 1\nconstants = {bottom = 1}", ":15: Leaps has no constant 'bottom'"),
+    ("steps = 1", "steps = 1\ngroups = {faults = true}", ":15: Leaps has no group 'faults'"),
+    ("steps = 1", 'steps = 1\ntrace = "gone.itf.json"', ":15: trace gone.itf.json does not exist"),
+    ("upstream", 'constants = {top = "high"}\nupstream', ":2: constant top"),
+    ('name = "Leaps"', 'name = "Leaps"\nslow = "yes"',
+     ":11: slow must be true or false, got 'yes'"),
+    ("[[refutation]]", '[[refutation]]\nmodel = "counter.toml"\nproperty = "small"\n'
+                       'why = "again"\n\n[[refutation]]', ":7: the same refutation as line 2"),
+])
+def test_each_mistake_in_a_catalog_is_one_line_with_its_place(counter, old, new, problem):
+    counter.write_text(counter.read_text().replace(old, new, 1))
+    result = mutants(counter)
+    assert result.exit_code == 2, result.output
+    assert result.output.count("\n") == 1 and f"mutants.toml{problem}" in result.output
+
+
+def test_the_catalog_answers_per_property_its_refutations_and_kills(counter):
+    catalog = load_catalog(counter)
+    (refutation,) = catalog.refutations_of("small")
+    assert (refutation.name, refutation.model.name, refutation.steps, refutation.why) == \
+        (None, "counter.toml", 2, "two increments reach 2")
+    assert refutation.upstream_url == "https://github.com/example/counter/issues/7"
+    (kill,) = catalog.mutants_killed_by("bounded")
+    assert (kill.name, kill.steps, kill.why) == \
+        ("Leaps", 1, "Mutant: leaps from 0 to 3, past any lower top.")
+    assert catalog.refutations_of("bounded") == [] and catalog.mutants_killed_by("small") == []

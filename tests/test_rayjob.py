@@ -16,7 +16,8 @@ from checker.explicit.explorer import ExplicitEngine
 from checker.options import CheckOptions
 from checker.output.itf import from_itf, read_itf
 from checker.explicit.machine import Machine
-from checker.model import load_model
+from checker.model import import_spec, load_model
+from checker.mutants import load_catalog, run_catalog
 from checker.results import Verdict
 from checker.explicit.trace import replay
 from spec.rayjob import mutants
@@ -30,95 +31,20 @@ from spec.rayjob.types import ClusterId, Head, JStat, Mode, Phase, Rank, Reason,
 ROOT = Path(__file__).resolve().parent.parent
 MODEL_NAMES = ["rayjob"] + sorted(p.stem for p in (ROOT / "models/rayjob").glob("*.toml"))
 
-# Properties the faithful spec refutes: (model, property) -> counterexample length.
-# These counterexamples are checked in under examples/traces/<model>/<property>.itf.json.
-TRACES = {
-    ("rayjob", "p7_succeeded_not_failed"): 21,       # outage > 30 s after the submitter ended
-    ("stale_F1", "p7_succeeded_not_failed"): 23,     # 409s on a stale RayJob past 30 s
-    ("net_F1", "p7_succeeded_not_failed"): 23,       # chkFailStart survives 404s: timeout
-    ("submitter_F2", "p7_succeeded_not_failed"): 19,  # pod deaths fail a running job (#5100)
-    ("happy_F0", "p5b_no_pod_overlap"): 28,          # Retrying waits for the CR, not its pods
-    ("happy_F0", "p11_effect_at_most_once"): 35,     # a retry re-runs the program
-    ("head_noft_F1", "p3_driver_once_per_attempt"): 17,  # resubmit to an empty GCS
-    ("http_head_F1", "p3_driver_once_per_attempt"): 19,  # HTTPMode 404 -> SubmitJob (#4824)
-    ("hand_F1", "p1b_cluster_created_once_per_attempt"): 8,
-    ("hand_F1", "p15c_no_stuck_missing_submitter"): 13,    # Running never re-creates the Job
-    ("hand_F2", "p2b_job_created_once_per_attempt"): 12,
-    ("delete_F1", "p10b_deleted_rayjob_ray_stopped"): 15,
-    ("submitter_F2", "p12_single_submit_call"): 13,  # `ray job status` network error
-    ("user_stop_F1", "p13_complete_implies_succeeded"): 17,  # STOPPED -> Complete
-    ("suspend_stale_F2", "p17_suspended_has_no_children"): 11,  # NotFound in a stale cache
-    ("subfin_delete_F3", "p10_finalizer_after_stop"): 21,   # 30 s check fakes FAILED: no StopJob
-    ("subfin_delete_late_F2", "p10_finalizer_after_stop"): 19,  # the same, a late reconcile
-    ("latency_F0", "p7_succeeded_not_failed"): 19,   # no fault: a reconcile 30 s late
-    ("latency_F0", "p11_effect_at_most_once"): 35,   # ... retries a succeeded job
-    ("sidecar_pod_F1", "p7_succeeded_not_failed"): 16,   # no gate: one container failure
-    ("sidecar_restart_F2", "p7_succeeded_not_failed"): 18,   # gate: two restarts fail it
-    ("sidecar_head_F1", "p7_succeeded_not_failed"): 16,  # head lost after the job succeeded
-    ("rules_self_late_F1", "p10_finalizer_after_stop"): 20,  # faked FAILED -> DeleteSelf
-    ("interactive_F2", "p11_effect_at_most_once"): 34,   # resumed: the user submits again
-    ("submitter_final_F1", "p18_outcome_agrees_with_ray"): 13,  # #2314: Failed, not terminal
-    ("user_stop_F1", "p19_complete_ran_once"): 17,       # stopped before it ran: Complete
-    ("head_noft_F1", "p19_complete_ran_once"): 25,       # ran twice, then Complete
-    ("head_noft_worker_F1", "p3b_one_driver_at_a_time"): 17,  # the driver outlives the head
-    ("subfin_delete_late_F2", "p20_ended_attempt_ran_its_driver"): 14,  # 30 s fakes FAILED
-    ("failover_F1", "p1b_cluster_created_once_per_attempt"): 24,  # ex-leader after clean-up
-    ("failover_F1", "p3_driver_once_per_attempt"): 33,   # ... and the submitter's next pod
-    ("failover_http_F1", "p12_single_submit_call"): 16,  # the ex-leader's SubmitJob
-    ("interactive_head_F1", "p12_single_submit_call"): 12,  # the user resubmits to an empty GCS
-    ("interactive_head_F1", "p3_driver_once_per_attempt"): 14,
-    ("interactive_head_F1", "p7_succeeded_not_failed"): 25,  # head down past the check timeout
-    ("interactive_delete_F1", "p10b_deleted_rayjob_ray_stopped"): 13,  # StopJob with no jobId
-    ("interactive_hand_F1", "p12_single_submit_call"): 17,  # the RayCluster by hand: resubmit
-    ("interactive_hand_F1", "p3_driver_once_per_attempt"): 19,
-}
-# The same for the models of `pytest -m slow` (their traces are replayed by the fast suite).
-SLOW_TRACES = {
-    ("slow/suspend_stale_F3", "p2a_job_matches_attempt"): 28,  # resumed onto the old Job
-    ("slow/suspend_stale_F3", "p5a_no_cr_overlap"): 18,        # the leaked cluster of p17
-    ("slow/failover_retry_F1", "p2b_job_created_once_per_attempt"): 25,  # ex-leader's create
-    ("slow/failover_retry_F1", "p5a_no_cr_overlap"): 31,       # ... of a past attempt's cluster
-    ("slow/suspend_stale_retry_F3", "p20_ended_attempt_ran_its_driver"): 58,  # adopted old Job
-    ("slow/pairs_suspend_retry_F2", "p20_ended_attempt_ran_its_driver"): 39,  # pod death, outage
-    ("slow/user_suspend_retry_F2", "p20_ended_attempt_ran_its_driver"): 41,  # cluster by hand
-    ("slow/user_suspend_retry_F2", "p4_identity_stable"): 11,  # ValidationFailed from Suspended
-}
+# The catalog of refutations and mutant kills (models/mutants.toml): its RayJob entries.
+CATALOG = load_catalog(ROOT / "models/mutants.toml")
+ENTRIES = [e for e in CATALOG.entries if e.model.is_relative_to(ROOT / "models/rayjob")
+           or e.model == ROOT / "models/rayjob.toml"]
+TRACED = [e for e in ENTRIES if e.trace]      # their counterexample checked in
 
-# (mutant, model whose constants and groups it runs with, property it breaks, length).
-KILLS = [
-    (mutants.SubmitBeforeIdentity, "http_ops_F1", "p3_driver_once_per_attempt", 13),
-    (mutants.ClusterNameInInitializing, "happy_F0", "p1a_one_cluster_name_per_attempt", 7),
-    (mutants.PutOverwrite, "submitter_F2", "p3_driver_once_per_attempt", 15),
-    (mutants.RetryingNoWait, "retry_fail_F1", "p5a_no_cr_overlap", 26),
-    (mutants.NoStatusGuard, "submitter_F1", "p7_succeeded_not_failed", 20),
-    (mutants.NoSubmissionId, "happy_F0", "p3_driver_once_per_attempt", 15),
-    (mutants.PreFix3903, "head_noft_F1", "p15a_no_stuck_after_submitter_finished", 22),
-    (mutants.RetryAllReasons, "deadline_F0", "p8_excluded_not_retried", 11),
-    (mutants.StopJobFatal, "delete_F1", "p15b_no_stuck_deletion", 6),
-    (mutants.NoStopOnDelete, "delete_F1", "p10_finalizer_after_stop", 6),
-    (mutants.StatusUpdateNoVersion, "rayjob", "p4_identity_stable", 6),
-    (mutants.RunningRecreatesJob, "hand_F1", "p2b_job_created_once_per_attempt", 13),
-    (mutants.BackoffOffByOne, "happy_F0", "p6_retries_bounded", 47),
-    (mutants.NoFinishedAtGuard, "happy_F0", "p16_complete_needs_submitter", 18),
-    (mutants.TTLIgnored, "ttl_F0", "p9_ttl_respected", 21),
-    (mutants.TTLDeletesSubmitter, "ttl_F0", "p9_ttl_respected", 24),
-    (mutants.SelfDeleteIgnoresTTL, "ttl_delete_rj_F0", "p9_ttl_respected", 21),
-    (mutants.Eager404Fail, "happy_F0", "p7_succeeded_not_failed", 18),
-    (mutants.FailedMapsToComplete, "happy_F0", "p13b_complete_implies_stopped_or_succeeded", 19),
-    (mutants.StatusUpdateNoVersion, "rayjob", "p2a_job_matches_attempt", 12),
-    (mutants.SidecarHeadRecreated, "sidecar_head_F1", "p3_driver_once_per_attempt", 12),
-    (mutants.SidecarMissingHeadIgnored, "sidecar_head_F1", "p15c_no_stuck_missing_submitter",
-     15),
-    (mutants.SidecarRestartNoStatusCheck, "sidecar_restart_F1", "p7_succeeded_not_failed", 17),
-    (mutants.RulesIgnoreTTL, "rules_staged_F0", "p9_ttl_respected", 21),
-    (mutants.RulesIgnoreCondition, "rules_self_late_F1", "p9_ttl_respected", 15),
-    (mutants.InteractiveDrawsJobId, "interactive_F1", "p4_identity_stable", 11),
-    (mutants.PreRunningDeadlineIgnored, "prerun_F0", "p15d_no_stuck_before_running", 10),
-    (mutants.ValidateBeforeDeletion, "validation_F2", "p15b_no_stuck_deletion", 8),
-    (mutants.SubmitterFailureFailsJob, "submitter_final_F1", "p20_ended_attempt_ran_its_driver",
-     13),
-    (mutants.ExLeaderUnfenced, "failover_F1", "p4_identity_stable", 6),
-]
+
+def model_key(entry) -> str:
+    """The entry's model as MODEL_NAMES and examples/traces/ name it ("rayjob", "happy_F0")."""
+    return entry.model_label.removeprefix("rayjob/")
+
+
+def entry_id(entry) -> str:
+    return " ".join(filter(None, (entry.name, entry.label, entry.property)))
 
 
 def model_path(name: str) -> Path:
@@ -390,28 +316,26 @@ def test_every_action_fires_in_some_model():
     assert every - fired == set()
 
 
-@pytest.mark.parametrize("model,name,length", [(m, p, n) for (m, p), n in TRACES.items()] + [
-    pytest.param(m, p, n, marks=pytest.mark.slow) for (m, p), n in SLOW_TRACES.items()])
-def test_the_faithful_spec_refutes(model, name, length):
-    p = prop(check(model)[1], name)
-    assert p.verdict.value == "violated"
-    assert len(p.trace.steps) - 1 == length
+def runs_of(entries):
+    """The entries grouped as `check-model mutants` runs them (one spec, model, setting)."""
+    runs = {}
+    for e in entries:
+        runs.setdefault((e.spec, e.model, e.setting), []).append(e)
+    return [pytest.param(run, id=entry_id(run[0]), marks=[pytest.mark.slow] * run[0].slow)
+            for run in runs.values()]
 
 
-@pytest.mark.parametrize("mutant,model_name,name,length", KILLS,
-                         ids=[f"{k[0].__name__}-{k[2]}" for k in KILLS])
-def test_each_mutant_is_killed_where_the_faithful_spec_holds(mutant, model_name, name, length):
-    model, faithful = check(model_name)
-    assert prop(faithful, name).verdict.value == "holds"
-    machine = Machine(mutant, model.constants, model.groups)
-    options = CheckOptions(properties=[name], max_depth=length + 1)
-    (p,) = ExplicitEngine(machine, options).check().properties
-    assert p.verdict.value == "violated"
-    assert len(p.trace.steps) - 1 == length
+@pytest.mark.parametrize("run", runs_of(ENTRIES))
+def test_each_catalog_entry_is_refuted_as_the_catalog_says(run):
+    """A refutation's property is violated by the faithful spec, a mutant's by the mutant
+    (where the faithful spec keeps it: the model's [expect], or a proof of the setting),
+    each with a shortest counterexample of the pinned length."""
+    missed = [(o.entry.property, o.missed) for o in run_catalog(run) if o.missed]
+    assert missed == []
 
 
 def test_every_property_holds_somewhere_and_is_refuted_somewhere():
-    holds, refuted = set(), {name for _, name in TRACES} | {k[2] for k in KILLS}
+    holds, refuted = set(), {e.property for e in ENTRIES if not e.setting}
     for name in MODEL_NAMES:
         for p in check(name)[1].properties:
             if p.kind == "invariant" and p.verdict.value == "holds":
@@ -420,7 +344,7 @@ def test_every_property_holds_somewhere_and_is_refuted_somewhere():
                   if p.kind == "invariant"}
     assert holds == invariants
     lemmas = {n for n in invariants if n.startswith("lemma_")}    # proof aids, not claims
-    assert invariants - refuted - lemmas == {"s_model_bounds"}     # a sanity bound either
+    assert invariants - refuted - lemmas == set()
 
 
 def test_every_witness_is_found_somewhere():
@@ -500,235 +424,6 @@ def test_a_mutant_reaching_a_state_the_lemmas_exclude_violates_them():
     assert prop(result, "lemma_created_name_is_the_attempts").verdict is Verdict.VIOLATED
 
 
-# Both ways in the other modes: each claim the SidecarMode and InteractiveMode proofs
-# prove (models/rayjob/proofs/slow/*_sidecar.toml, *_interactive.toml) is refuted in that
-# mode by a mutant: (mutant, model, constants changed, property, length). Vacuous there,
-# so not listed: 2a and 2b (no submitter Job), and in InteractiveMode 8 (no retry).
-SIDECAR = {"mode": "SIDECAR", "sub_backoff_limit": 2}
-MODE_KILLS = [
-    (mutants.ClusterNameInInitializing, "sidecar_F0", {},     # its two names per attempt:
-     {"p1a_one_cluster_name_per_attempt": 7, "p1b_cluster_created_once_per_attempt": 7,
-      "p5a_no_cr_overlap": 7, "s_model_bounds": 12}),  # p3 and p12 count per name (1a's)
-    (mutants.SidecarHeadRecreated, "sidecar_head_F1", {}, {"p3_driver_once_per_attempt": 12,
-                                                            "p12_single_submit_call": 10}),
-    (mutants.SidecarHeadRecreated, "sidecar_head_F1", {"sidecar_restart": True},  # the gate's
-     {"p3_driver_once_per_attempt": 14, "p12_single_submit_call": 12}),  # *_sidecar_restart
-    (mutants.StatusUpdateNoVersion, "rayjob", SIDECAR, {"p4_identity_stable": 6}),
-    (mutants.BackoffOffByOne, "sidecar_F0", {}, {"p6_retries_bounded": 39}),
-    (mutants.Eager404Fail, "sidecar_F0", {}, {"p7_succeeded_not_failed": 16}),
-    (mutants.RetryAllReasons, "deadline_F0", SIDECAR, {"p8_excluded_not_retried": 11}),
-    (mutants.ClusterNameInInitializing, "interactive_F0", {},
-     {"p1a_one_cluster_name_per_attempt": 7, "p1b_cluster_created_once_per_attempt": 7,
-      "p5a_no_cr_overlap": 7, "s_model_bounds": 12}),
-    (mutants.NoSubmissionId, "interactive_F0", {},
-     {"p3_driver_once_per_attempt": 12, "p12_single_submit_call": 10}),
-    (mutants.InteractiveDrawsJobId, "interactive_F0", {}, {"p4_identity_stable": 11}),
-    (mutants.BackoffOffByOne, "interactive_F0", {}, {"p6_retries_bounded": 23}),
-    (mutants.Eager404Fail, "interactive_F0", {}, {"p7_succeeded_not_failed": 19}),
-]
-# The same in the other settings: claim 3 with stale caches and no GCS fault tolerance
-# (proofs/slow/driver_once_stale_noft.toml, _http_noft: suspend_stale_F2 has no head
-# restart), the claims proved with spec edits (proofs/slow/faults_edit.toml,
-# at_most_once_edit*.toml, driver_once_edit*.toml: validation_F2 and
-# slow/user_ops_retry_F2 edit the spec; StatusUpdateNoVersion needs the latter's stale
-# caches to break 2a), and with spec edits and stale caches together (the *_edit_stale*
-# proofs, K8sJobMode and HTTPMode, claim 3 with GCS fault tolerance or without it and head
-# restarts: slow/user_ops_retry_F2, which has neither, searched only as deep as the
-# counterexample), and SidecarMode with GCS fault tolerance or stale caches
-# (proofs/slow/*_sidecar_ft.toml, *_sidecar_stale*.toml): with GCS FT the re-created head
-# finds its records, so the container's second submit is rejected and only claim 12
-# falls, and with the gate not even that (its status check finds the record); a submit
-# without `--submission-id` then records another id, and the restarted container submits
-# again; with both GCS FT and stale caches (*_sidecar_ft_stale*.toml) the same, in
-# sidecar_stale_F2 with GCS FT; with spec edits (*_sidecar_edit*.toml): sidecar_edit_head_F2,
-# with GCS FT (*_sidecar_edit_ft*.toml) as sidecar_ft_F2, with stale caches
-# (*_sidecar_edit_stale*.toml) its stale group turned on ("groups" in the changes), and
-# with both (*_sidecar_edit_ft_stale*.toml).
-# And with a cache two changes behind (the *_lag2 proofs): ops_all_lag2_F2, in SidecarMode
-# sidecar_stale_F2 with L = 2 (with GCS FT too: *_sidecar_ft_stale*_lag2.toml). And the
-# claims of the faults proofs in SidecarMode and InteractiveMode with stale caches, spec
-# edits or both (proofs/slow/faults_sidecar_stale*, *_sidecar_edit*, *_interactive_stale*,
-# *_interactive_edit*): sidecar_stale_F2, validation_F2 and slow/user_ops_retry_F2 in
-# SidecarMode, interactive_stale_F2 and interactive_edit_stale_F2 (with L = 0, spec edits
-# alone). And claims 3 and 12 with faults in InteractiveMode
-# (proofs/slow/driver_once_interactive*.toml, submit_once_interactive*): a submit without
-# `--submission-id` records another id, so the user finds no job of spec.jobId and submits
-# again, with no fault (as in interactive_F0), under each setting's constants: GCS fault
-# tolerance, stale caches, spec edits.
-STALE = {"stale": True}     # a fault group turned on: "groups" in the changes
-SETTING_KILLS = [
-    (mutants.NoSubmissionId, "suspend_stale_F2", {}, {"p3_driver_once_per_attempt": 15}),
-    (mutants.NoSubmissionId, "suspend_stale_F2", {"mode": "HTTP"},
-     {"p3_driver_once_per_attempt": 17}),
-    (mutants.ClusterNameInInitializing, "validation_F2", {},
-     {"p1a_one_cluster_name_per_attempt": 7, "p1b_cluster_created_once_per_attempt": 7,
-      "p5a_no_cr_overlap": 7}),
-    (mutants.ClusterNameInInitializing, "validation_F2", {"mode": "HTTP"},
-     {"p1b_cluster_created_once_per_attempt": 7}),
-    (mutants.NoSubmissionId, "validation_F2", {}, {"p3_driver_once_per_attempt": 15}),
-    (mutants.NoSubmissionId, "validation_F2", {"mode": "HTTP"},
-     {"p3_driver_once_per_attempt": 17}),
-    (mutants.StatusUpdateNoVersion, "slow/user_ops_retry_F2", {}, {"p2a_job_matches_attempt": 12}),
-    (mutants.BackoffOffByOne, "validation_F2", {"program": "FAIL"}, {"p6_retries_bounded": 24}),
-    (mutants.RetryAllReasons, "validation_F2", {"active_deadline": "XLONG", "backoff_limit": 1},
-     {"p8_excluded_not_retried": 11}),
-    (mutants.ClusterNameInInitializing, "slow/user_ops_retry_F2", {},
-     {"p1a_one_cluster_name_per_attempt": 7, "p1b_cluster_created_once_per_attempt": 7}),
-    (mutants.NoSubmissionId, "slow/user_ops_retry_F2", {"sub_backoff_limit": 1},
-     {"p3_driver_once_per_attempt": 15}),
-    (mutants.NoSubmissionId, "slow/user_ops_retry_F2", {"mode": "HTTP"},
-     {"p3_driver_once_per_attempt": 17}),
-    (mutants.BackoffOffByOne, "slow/user_ops_retry_F2", {"backoff_limit": 0},
-     {"p6_retries_bounded": 18}),
-    (mutants.RetryAllReasons, "slow/user_ops_retry_F2",
-     {"active_deadline": "XLONG", "backoff_limit": 1}, {"p8_excluded_not_retried": 10}),
-    (mutants.ClusterNameInInitializing, "slow/user_ops_retry_F2", {"mode": "HTTP"},
-     {"p1a_one_cluster_name_per_attempt": 7, "p1b_cluster_created_once_per_attempt": 7}),
-    (mutants.BackoffOffByOne, "slow/user_ops_retry_F2", {"mode": "HTTP", "backoff_limit": 0},
-     {"p6_retries_bounded": 21}),
-    (mutants.RetryAllReasons, "slow/user_ops_retry_F2",
-     {"mode": "HTTP", "active_deadline": "XLONG", "backoff_limit": 1},
-     {"p8_excluded_not_retried": 10}),
-    (mutants.ClusterNameInInitializing, "sidecar_ft_F2", {},
-     {"p1b_cluster_created_once_per_attempt": 7}),
-    (mutants.SidecarHeadRecreated, "sidecar_ft_F2", {}, {"p12_single_submit_call": 10}),
-    (mutants.ClusterNameInInitializing, "sidecar_stale_F2", {},
-     {"p1a_one_cluster_name_per_attempt": 7, "p1b_cluster_created_once_per_attempt": 7}),
-    (mutants.StatusUpdateNoVersion, "sidecar_stale_F2", {}, {"p4_identity_stable": 6}),
-    (mutants.BackoffOffByOne, "sidecar_stale_F2", {"program": "FAIL", "backoff_limit": 0},
-     {"p6_retries_bounded": 16}),
-    (mutants.RetryAllReasons, "sidecar_stale_F2", {"active_deadline": "XLONG", "backoff_limit": 1},
-     {"p8_excluded_not_retried": 10}),
-    (mutants.SidecarHeadRecreated, "sidecar_stale_F2", {},
-     {"p3_driver_once_per_attempt": 12, "p12_single_submit_call": 10}),
-    (mutants.SidecarHeadRecreated, "sidecar_stale_F2", {"sidecar_restart": True},  # the gate's
-     {"p3_driver_once_per_attempt": 14, "p12_single_submit_call": 12}),
-    (mutants.NoSubmissionId, "sidecar_ft_F2", {"sidecar_restart": True},
-     {"p3_driver_once_per_attempt": 13, "p12_single_submit_call": 11}),
-    (mutants.ClusterNameInInitializing, "sidecar_stale_F2", {"gcs_ft": True},
-     {"p1b_cluster_created_once_per_attempt": 7}),
-    (mutants.SidecarHeadRecreated, "sidecar_stale_F2", {"gcs_ft": True},
-     {"p12_single_submit_call": 10}),
-    (mutants.NoSubmissionId, "sidecar_stale_F2", {"gcs_ft": True, "sidecar_restart": True},
-     {"p3_driver_once_per_attempt": 13, "p12_single_submit_call": 11}),
-    (mutants.ClusterNameInInitializing, "sidecar_edit_head_F2", {},
-     {"p1b_cluster_created_once_per_attempt": 7}),
-    (mutants.SidecarHeadRecreated, "sidecar_edit_head_F2", {},
-     {"p3_driver_once_per_attempt": 12, "p12_single_submit_call": 10}),
-    (mutants.SidecarHeadRecreated, "sidecar_edit_head_F2", {"sidecar_restart": True},
-     {"p3_driver_once_per_attempt": 14, "p12_single_submit_call": 12}),
-    (mutants.ClusterNameInInitializing, "sidecar_edit_head_F2", {"gcs_ft": True},
-     {"p1b_cluster_created_once_per_attempt": 7}),
-    (mutants.SidecarHeadRecreated, "sidecar_edit_head_F2", {"gcs_ft": True},
-     {"p12_single_submit_call": 10}),
-    (mutants.NoSubmissionId, "sidecar_edit_head_F2", {"gcs_ft": True, "sidecar_restart": True},
-     {"p3_driver_once_per_attempt": 13, "p12_single_submit_call": 11}),
-    (mutants.ClusterNameInInitializing, "sidecar_edit_head_F2", {"L": 1, "groups": STALE},
-     {"p1b_cluster_created_once_per_attempt": 7}),
-    (mutants.SidecarHeadRecreated, "sidecar_edit_head_F2", {"L": 1, "groups": STALE},
-     {"p3_driver_once_per_attempt": 12, "p12_single_submit_call": 10}),
-    (mutants.SidecarHeadRecreated, "sidecar_edit_head_F2",
-     {"L": 1, "groups": STALE, "sidecar_restart": True},
-     {"p3_driver_once_per_attempt": 14, "p12_single_submit_call": 12}),
-    (mutants.ClusterNameInInitializing, "sidecar_edit_head_F2",
-     {"gcs_ft": True, "L": 1, "groups": STALE}, {"p1b_cluster_created_once_per_attempt": 7}),
-    (mutants.SidecarHeadRecreated, "sidecar_edit_head_F2",
-     {"gcs_ft": True, "L": 1, "groups": STALE}, {"p12_single_submit_call": 10}),
-    (mutants.NoSubmissionId, "sidecar_edit_head_F2",
-     {"gcs_ft": True, "L": 1, "groups": STALE, "sidecar_restart": True},
-     {"p3_driver_once_per_attempt": 13, "p12_single_submit_call": 11}),
-    (mutants.ClusterNameInInitializing, "ops_all_lag2_F2", {},
-     {"p1a_one_cluster_name_per_attempt": 7, "p1b_cluster_created_once_per_attempt": 7}),
-    (mutants.ClusterNameInInitializing, "ops_all_lag2_F2", {"mode": "HTTP"},
-     {"p1a_one_cluster_name_per_attempt": 7, "p1b_cluster_created_once_per_attempt": 7}),
-    (mutants.StatusUpdateNoVersion, "ops_all_lag2_F2", {}, {"p4_identity_stable": 6}),
-    (mutants.BackoffOffByOne, "ops_all_lag2_F2", {"backoff_limit": 0}, {"p6_retries_bounded": 26}),
-    (mutants.NoSubmissionId, "ops_all_lag2_F2", {}, {"p3_driver_once_per_attempt": 15}),
-    (mutants.NoSubmissionId, "ops_all_lag2_F2", {"mode": "HTTP"},
-     {"p3_driver_once_per_attempt": 17}),
-    (mutants.ClusterNameInInitializing, "validation_F2", SIDECAR,
-     {"p1a_one_cluster_name_per_attempt": 7, "p5a_no_cr_overlap": 7}),
-    (mutants.BackoffOffByOne, "validation_F2", {**SIDECAR, "program": "FAIL"},
-     {"p6_retries_bounded": 20}),
-    (mutants.RetryAllReasons, "validation_F2",
-     {**SIDECAR, "active_deadline": "XLONG", "backoff_limit": 1}, {"p8_excluded_not_retried": 11}),
-    (mutants.ClusterNameInInitializing, "slow/user_ops_retry_F2", SIDECAR,
-     {"p1a_one_cluster_name_per_attempt": 7}),
-    (mutants.BackoffOffByOne, "slow/user_ops_retry_F2", {**SIDECAR, "backoff_limit": 0},
-     {"p6_retries_bounded": 15}),
-    (mutants.RetryAllReasons, "slow/user_ops_retry_F2",
-     {**SIDECAR, "active_deadline": "XLONG", "backoff_limit": 1}, {"p8_excluded_not_retried": 10}),
-    (mutants.ClusterNameInInitializing, "interactive_stale_F2", {},
-     {"p1a_one_cluster_name_per_attempt": 7, "p1b_cluster_created_once_per_attempt": 7}),
-    (mutants.StatusUpdateNoVersion, "interactive_stale_F2", {}, {"p4_identity_stable": 6}),
-    (mutants.BackoffOffByOne, "interactive_stale_F2", {}, {"p6_retries_bounded": 23}),
-    (mutants.ClusterNameInInitializing, "interactive_edit_stale_F2", {"L": 0},
-     {"p1a_one_cluster_name_per_attempt": 7, "p1b_cluster_created_once_per_attempt": 7,
-      "p5a_no_cr_overlap": 7}),
-    (mutants.BackoffOffByOne, "interactive_edit_stale_F2", {"L": 0}, {"p6_retries_bounded": 23}),
-    (mutants.ClusterNameInInitializing, "interactive_edit_stale_F2", {},
-     {"p1a_one_cluster_name_per_attempt": 7, "p1b_cluster_created_once_per_attempt": 7}),
-    (mutants.BackoffOffByOne, "interactive_edit_stale_F2", {}, {"p6_retries_bounded": 23}),
-    (mutants.NoSubmissionId, "interactive_F2", {},
-     {"p3_driver_once_per_attempt": 12, "p12_single_submit_call": 10}),
-    (mutants.NoSubmissionId, "interactive_head_F1", {"gcs_ft": True},
-     {"p3_driver_once_per_attempt": 12, "p12_single_submit_call": 10}),
-    (mutants.NoSubmissionId, "interactive_stale_F2", {},
-     {"p3_driver_once_per_attempt": 12, "p12_single_submit_call": 10}),
-    (mutants.NoSubmissionId, "interactive_stale_F2", {"gcs_ft": True},
-     {"p3_driver_once_per_attempt": 12, "p12_single_submit_call": 10}),
-    (mutants.NoSubmissionId, "interactive_edit_stale_F2", {"L": 0},
-     {"p3_driver_once_per_attempt": 12, "p12_single_submit_call": 10}),
-    (mutants.NoSubmissionId, "interactive_edit_stale_F2", {"L": 0, "gcs_ft": True},
-     {"p3_driver_once_per_attempt": 12, "p12_single_submit_call": 10}),
-    (mutants.NoSubmissionId, "interactive_edit_stale_F2", {},
-     {"p3_driver_once_per_attempt": 12, "p12_single_submit_call": 10}),
-    (mutants.NoSubmissionId, "interactive_edit_stale_F2", {"gcs_ft": True},
-     {"p3_driver_once_per_attempt": 12, "p12_single_submit_call": 10}),
-]
-# The same with a cache two changes behind (the *_lag2 proofs of those modes; the GCS FT
-# cases of sidecar_stale_F2 come along): the same lengths.
-SETTING_KILLS += [(mutant, name, {**changes, "L": 2}, lengths)
-                  for mutant, name, changes, lengths in SETTING_KILLS
-                  if name in ("sidecar_stale_F2", "interactive_stale_F2",
-                              "interactive_edit_stale_F2") and "L" not in changes]
-# Where a setting itself refutes a claim, the faithful spec: with spec edits, a hand
-# deletion of the RayCluster or the Job still refutes 1b and 2b (the *_edit* proofs leave
-# it out, as at_most_once.toml does: hand_F1, hand_F2), stale caches or not; in
-# SidecarMode with GCS fault tolerance, the RayCluster's deletion wipes its records, so a
-# hand deletion refutes claim 3 (Initializing re-creates it, its new container submits);
-# so it does in InteractiveMode (Running re-creates it, the user submits again; without GCS
-# fault tolerance the faithful trace is checked in, TRACES).
-SETTING_REFUTATIONS = [
-    (RayJob, "slow/user_ray_retry_F2", {},
-     {"p1b_cluster_created_once_per_attempt": 8, "p2b_job_created_once_per_attempt": 13}),
-    (RayJob, "slow/user_ops_retry_F2", {},
-     {"p1b_cluster_created_once_per_attempt": 8, "p2b_job_created_once_per_attempt": 11}),
-    (RayJob, "sidecar_hand_F1", {"gcs_ft": True},
-     {"p3_driver_once_per_attempt": 14, "p12_single_submit_call": 12}),
-    (RayJob, "interactive_hand_F1", {"gcs_ft": True},
-     {"p3_driver_once_per_attempt": 19, "p12_single_submit_call": 17}),
-]
-
-
-KILLS_THERE = MODE_KILLS + SETTING_KILLS + SETTING_REFUTATIONS
-
-
-@pytest.mark.parametrize("mutant,model_name,changes,lengths", KILLS_THERE,
-                         ids=[f"{k[0].__name__}-{k[1]}" for k in KILLS_THERE])
-def test_each_claim_proved_in_a_mode_or_setting_is_refuted_there(mutant, model_name, changes,
-                                                                  lengths):
-    """By a mutant, or by the faithful spec where the setting with one more fault group
-    refutes it: the shortest counterexamples have the lengths given."""
-    model = load_model(model_path(model_name))
-    constants = {k: v for k, v in changes.items() if k != "groups"}
-    machine = Machine(mutant, {**model.constants, **constants},
-                      {**model.groups, **changes.get("groups", {})})
-    options = CheckOptions(properties=list(lengths), max_depth=max(lengths.values()))
-    result = ExplicitEngine(machine, options).check()
-    assert {n: len(prop(result, n).trace.steps) - 1 for n in lengths} == lengths
-
-
 def test_httpmode_submits_at_most_once_without_faults_but_not_without_a_submission_id():
     """proofs/no_faults_http proves p3 and p12 in HTTPMode with no fault; without
     `--submission-id` GetJobInfo never finds the record by status.jobId, so the operator
@@ -743,7 +438,9 @@ def test_httpmode_submits_at_most_once_without_faults_but_not_without_a_submissi
 
 
 def test_every_mutant_is_tested():
-    assert set(mutants.ALL) == {k[0] for k in KILLS} | {mutants.SuspendedRequeues}
+    tested = {e.spec for e in ENTRIES if e.is_mutant and not e.setting}
+    assert {f"spec.rayjob.mutants:{m.__name__}" for m in mutants.ALL} == \
+        tested | {"spec.rayjob.mutants:SuspendedRequeues"}
 
 
 def test_suspended_requeueing_is_an_equivalent_mutant():
@@ -755,16 +452,27 @@ def test_suspended_requeueing_is_an_equivalent_mutant():
     assert old.stats.distinct_states == faithful.stats.distinct_states
 
 
-@pytest.mark.parametrize("model,name,length", [(m, p, n) for (m, p), n in
-                                               {**TRACES, **SLOW_TRACES}.items()])
-def test_checked_in_traces_replay(model, name, length):
-    path = ROOT / "examples/traces" / model / f"{name}.itf.json"
-    machine = load_model(model_path(model)).machine()
+def entry_machine(entry) -> Machine:
+    model = load_model(entry.model)
+    if not entry.is_mutant:
+        return model.machine()
+    return Machine(import_spec(entry.spec, entry.model, entry.where), model.constants,
+                   model.groups)
+
+
+@pytest.mark.parametrize("entry", TRACED, ids=entry_id)
+def test_checked_in_traces_replay(entry):
+    """Each counterexample replays to a violation in its spec; a mutant's, not in the
+    faithful spec."""
+    machine, path = entry_machine(entry), entry.trace
     trace = from_itf(machine, read_itf(path), str(path))
-    assert len(trace.steps) - 1 == length
+    assert len(trace.steps) - 1 == entry.steps
     report = replay(machine, trace)
     assert report.ok, report.message
-    assert not machine.check(prop_fn(machine, name), trace.steps[-1].state, name)
+    assert not machine.check(prop_fn(machine, entry.property), trace.steps[-1].state,
+                             entry.property)
+    if entry.is_mutant:
+        assert not replay(load_model(entry.model).machine(), trace).ok
 
 
 def prop_fn(machine, name):
@@ -777,33 +485,19 @@ def mutant_machine(mutant, model_name):
 
 
 def mutant_trace_path(mutant, name):
+    """Where a mutant's counterexample of property `name` is checked in."""
     return ROOT / "examples/traces/mutants" / mutant.__name__ / f"{name}.itf.json"
-
-
-@pytest.mark.parametrize("mutant,model_name,name,length", KILLS,
-                         ids=[f"{k[0].__name__}-{k[2]}" for k in KILLS])
-def test_checked_in_mutant_traces_replay(mutant, model_name, name, length):
-    machine = mutant_machine(mutant, model_name)
-    path = mutant_trace_path(mutant, name)
-    trace = from_itf(machine, read_itf(path), str(path))
-    assert len(trace.steps) - 1 == length
-    assert replay(machine, trace).ok
-    assert not machine.check(prop_fn(machine, name), trace.steps[-1].state, name)
-    assert not replay(load_model(model_path(model_name)).machine(), trace).ok
 
 
 def write_traces():
     """Re-create examples/traces after a change of the spec's variables:
     `PYTHONPATH=. python tests/test_rayjob.py` (writes compact ITF JSON)."""
-    runs = [(load_model(model_path(m)).machine(), m, name, length, ROOT / "examples/traces" / m /
-             f"{name}.itf.json") for (m, name), length in {**TRACES, **SLOW_TRACES}.items()]
-    runs += [(mutant_machine(mutant, m), m, name, length, mutant_trace_path(mutant, name))
-             for mutant, m, name, length in KILLS]
-    for machine, model, name, length, path in runs:
-        options = CheckOptions(properties=[name], max_depth=length + 1)
+    for entry in TRACED:
+        machine = entry_machine(entry)
+        options = CheckOptions(properties=[entry.property], max_depth=entry.steps)
         (p,) = ExplicitEngine(machine, options).check().properties
-        assert len(p.trace.steps) - 1 == length, (model, name, len(p.trace.steps) - 1)
-        save_trace(machine, p, model, path)
+        assert len(p.trace.steps) - 1 == entry.steps, (entry_id(entry), len(p.trace.steps) - 1)
+        save_trace(machine, p, model_key(entry), entry.trace)
 
 
 def save_trace(machine, p, model, path):

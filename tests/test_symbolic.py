@@ -199,7 +199,7 @@ def test_rayjob_issue_20_proofs(name):
     certificate that re-checks. What
     each proves, in which mode and fault setting, is in README's verdict table and
     docs/symbolic.md; the refutation of each claim in each setting, by a bounded model or a
-    mutant, is tests/test_rayjob.py's (SETTING_KILLS, MODE_KILLS and the bounded models)."""
+    mutant, is in models/mutants.toml (checked by tests/test_rayjob.py)."""
     model = load_model(ROOT / f"models/rayjob/proofs/slow/{name}.toml")
     result = PDR(model.machine(), model.options).check()
     assert {p.name: p.verdict for p in result.properties} == model.expect
