@@ -5,6 +5,7 @@ The CLI prints them as one line and exits 2; they never surface as tracebacks.
 from __future__ import annotations
 
 import inspect
+import sysconfig
 import traceback
 from pathlib import Path
 
@@ -40,6 +41,9 @@ class TraceError(CheckerError):
 
 
 _CHECKER_DIR = Path(__file__).resolve().parent
+LIBRARIES = tuple(sorted({str(Path(sysconfig.get_paths()[k]).resolve()) for k in
+                          ("stdlib", "platstdlib", "purelib", "platlib")}))
+"""Where Python's standard library and installed packages live: never a spec's code."""
 
 SPEC_FAILURES = (Exception, SystemExit)
 """What spec code may raise that is the spec's error (a `sys.exit` in an action too):
@@ -58,11 +62,13 @@ def where_defined(obj) -> str | None:
 
 
 def user_frame(exc: BaseException) -> str | None:
-    """'file:line' of the innermost traceback frame outside checker/ (the spec line),
-    not in the symbolic engine's own modules either, nor in Python's frozen importer."""
+    """'file:line' of the innermost traceback frame of the spec's own code: outside
+    checker/, Python's frozen importer, the standard library and installed packages (a
+    spec that gets typing or click to raise is wrong at its own line, not theirs)."""
     found = None
     for frame in traceback.extract_tb(exc.__traceback__):
-        if not (frame.filename.startswith("<frozen ") or
-                Path(frame.filename).resolve().is_relative_to(_CHECKER_DIR)):
+        path = Path(frame.filename).resolve()
+        if not (frame.filename.startswith("<frozen ") or path.is_relative_to(_CHECKER_DIR)
+                or str(path).startswith(LIBRARIES)):
             found = f"{frame.filename}:{frame.lineno}"
     return found

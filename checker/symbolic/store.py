@@ -25,7 +25,6 @@ import json
 import os
 import pickle
 import sys
-import sysconfig
 import tempfile
 import types
 import zlib
@@ -33,6 +32,7 @@ from pathlib import Path
 
 import z3
 
+from ..errors import LIBRARIES
 from .relation import Failure, Relation, Step
 from .terms import identical
 
@@ -236,13 +236,12 @@ def _source_files(spec_cls) -> set[str]:
     imported), but for installed packages."""
     consumers = {str(_CHECKER / name) for name in _CONSUMERS}
     files = {str(p) for p in _CHECKER.rglob("*.py")}
-    installed = {sysconfig.get_paths()[k] for k in ("stdlib", "platstdlib", "purelib", "platlib")}
     seen: set[str] = set()
     todo = [sys.modules[c.__module__] for c in spec_cls.__mro__ if c.__module__ in sys.modules]
     while todo:
         module = todo.pop()
         path = getattr(module, "__file__", None)
-        if module.__name__ in seen or not path or path.startswith(tuple(installed)):
+        if module.__name__ in seen or not path or str(Path(path).resolve()).startswith(LIBRARIES):
             continue
         seen.add(module.__name__)
         files.add(str(Path(path).resolve()))
