@@ -4,7 +4,8 @@ that raised, never a verdict.
 
 Every registered engine, against each kind of code a search runs (an action constraint,
 a state constraint, an invariant, an action), each raising in the state x = 3 only, with
-the relation cache cold and warm (filled by a shallow run that never reaches x = 3).
+the relation cache cold and warm (filled by a shallow run that never reaches x = 3); and
+a state constraint raising in the initial state, which is no "no initial state".
 """
 from __future__ import annotations
 
@@ -50,6 +51,13 @@ SPECS = '''
             return True
 
 
+    class InitialStateConstraint(Base):
+        @constraint
+        def c(s):
+            raise ValueError("c")  # raises
+            return True
+
+
     class Invariant(Base):
         @invariant
         def inv(s):
@@ -65,13 +73,15 @@ SPECS = '''
             raise ValueError("boom")  # raises
 '''
 FAILURES = ["ActionConstraint", "StateConstraint", "Invariant", "Action"]
+CASES = [(failure, cache) for failure in FAILURES for cache in ("cold", "warm")] + \
+    [("InitialStateConstraint", "cold")]      # not "no initial state"; no run fills the cache
 
 
 @pytest.fixture(scope="module")
 def specs(tmp_path_factory) -> Path:
     work = tmp_path_factory.mktemp("failing")
     (work / "failing_specs.py").write_text(textwrap.dedent(SPECS))
-    for name in FAILURES:
+    for name in {failure for failure, _ in CASES}:
         (work / f"{name}.toml").write_text(f'spec = "failing_specs:{name}"\n'
                                            f'[check]\ndeadlock = false\n')
     return work
@@ -90,8 +100,7 @@ def check(model: Path, *args: str, cache: Path):
         main, [str(model), "-q", "--traces", str(cache / "traces"), *args])
 
 
-@pytest.mark.parametrize("cache", ["cold", "warm"])
-@pytest.mark.parametrize("failure", FAILURES)
+@pytest.mark.parametrize("failure, cache", CASES)
 @pytest.mark.parametrize("engine", sorted(ENGINES))
 def test_a_raising_spec_is_a_spec_error_for_every_engine(specs, tmp_path, engine, failure, cache):
     model = specs / f"{failure}.toml"
