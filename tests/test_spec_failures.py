@@ -5,7 +5,8 @@ that raised, never a verdict.
 Every registered engine, against each kind of code a search runs (an action constraint,
 a state constraint, an invariant, an action), each raising in the state x = 3 only, with
 the relation cache cold and warm (filled by a shallow run that never reaches x = 3); and
-a state constraint raising in the initial state, which is no "no initial state".
+a state constraint raising in the initial state, which is no "no initial state", and an
+action calling `sys.exit`.
 """
 from __future__ import annotations
 
@@ -19,6 +20,8 @@ from checker.cli import main
 from checker.engines import ENGINES
 
 SPECS = '''
+    import sys
+
     from checker import Int, Spec, action, action_constraint, constraint, invariant, require
 
 
@@ -58,6 +61,13 @@ SPECS = '''
             return True
 
 
+    class ActionThatExits(Base):
+        @action
+        def leave(s):
+            require(s.x == 3)
+            sys.exit(3)  # raises
+
+
     class Invariant(Base):
         @invariant
         def inv(s):
@@ -74,7 +84,8 @@ SPECS = '''
 '''
 FAILURES = ["ActionConstraint", "StateConstraint", "Invariant", "Action"]
 CASES = [(failure, cache) for failure in FAILURES for cache in ("cold", "warm")] + \
-    [("InitialStateConstraint", "cold")]      # not "no initial state"; no run fills the cache
+    [("InitialStateConstraint", "cold"),      # not "no initial state"; no run fills the cache
+     ("ActionThatExits", "cold")]             # SystemExit is the spec's error too
 
 
 @pytest.fixture(scope="module")

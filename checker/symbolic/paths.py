@@ -16,7 +16,7 @@ from typing import Any, Callable, Iterator
 import z3
 
 from ..lang.dsl import Disabled, Oracle, install_oracle
-from ..errors import SpecError
+from ..errors import SPEC_FAILURES, SpecError
 from .interrupt import answer
 
 MAX_PATHS = 20_000          # paths through one function before it counts as an explosion
@@ -167,7 +167,7 @@ class Explorer(Oracle):
             result = thunk()
         except (_Infeasible, SymbolicError):
             raise
-        except (Exception, Disabled) as e:
+        except (*SPEC_FAILURES, Disabled) as e:
             context = z3.And(*self.conditions, *self.guards)
             if not isinstance(e, Disabled):
                 self.failures.append((context, e))
@@ -242,7 +242,7 @@ class Explorer(Oracle):
                     path.enabled = False
                 except SymbolicError:
                     raise
-                except Exception as e:
+                except SPEC_FAILURES as e:              # a sys.exit in an action too
                     path.error = e
                 if path.enabled or path.failures:
                     yield path
