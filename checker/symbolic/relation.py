@@ -155,7 +155,8 @@ class Relation:
             if path.error is not None:
                 raised.append((path.condition, path.error))
             for condition, e in raised:
-                self.fail(z3.And(context, condition), *self._explain(e, label))
+                self.fail(condition if z3.is_true(context) else z3.And(context, condition),
+                          *self._explain(e, label))
                 if failed is not None:
                     failed.append(condition)
             if path.error is None and path.enabled:
@@ -233,7 +234,8 @@ class Relation:
         engine reads them); a state where one raises is inside, to be reached."""
         held = []
         for c in self.machine.constraints:
-            held.append(self.formula(c, "constraint", context=z3.And(held), raising_holds=True))
+            before = z3.And(held) if held else z3.BoolVal(True)
+            held.append(self.formula(c, "constraint", context=before, raising_holds=True))
         return z3.And(held)
 
     def _allowed(self, i: int) -> z3.BoolRef:
