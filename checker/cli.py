@@ -291,6 +291,10 @@ def show(trace, html_path, bookkeeping):
     """Print TRACE as a table of what changed at each step, or write it as a web page."""
     try:
         check_writable(html_path)
+        if html_path and os.path.exists(html_path) and os.path.exists(trace) and \
+                html_path.samefile(trace):
+            raise CheckerError("--html names the trace it would show: the page would overwrite "
+                               "it (write it to another file)", str(html_path))
         data = read_itf(trace)
         if html_path:
             write_text(html_path, trace_page(data))

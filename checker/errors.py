@@ -5,6 +5,7 @@ The CLI prints them as one line and exits 2; they never surface as tracebacks.
 from __future__ import annotations
 
 import inspect
+import sysconfig
 import traceback
 from pathlib import Path
 
@@ -40,16 +41,23 @@ class TraceError(CheckerError):
 
 
 _CHECKER_DIR = Path(__file__).resolve().parent
+LIBRARIES = tuple(sorted({str(Path(sysconfig.get_paths()[k]).resolve()) for k in
+                          ("stdlib", "platstdlib", "purelib", "platlib")}))
+"""Where Python's standard library and installed packages live: never a spec's code."""
+
 _SPEC_LIBRARIES = (_CHECKER_DIR / "kubernetes",)
 """Specs shipped inside the package: spec code to the engines (the symbolic reading
 recompiles them, errors point into them), not the engine's own."""
 
 
-def engine_file(filename: str) -> bool:
-    """Is `filename` check-model's own code (under checker/, outside its spec libraries)?"""
+def spec_file(filename: str) -> bool:
+    """Is `filename` a spec's code: one of check-model's spec libraries, or outside
+    check-model, the standard library and the installed packages?"""
     path = Path(filename).resolve()
-    return path.is_relative_to(_CHECKER_DIR) and \
-        not any(path.is_relative_to(library) for library in _SPEC_LIBRARIES)
+    if any(path.is_relative_to(library) for library in _SPEC_LIBRARIES):
+        return True
+    return not (path.is_relative_to(_CHECKER_DIR) or str(path).startswith(LIBRARIES))
+
 
 SPEC_FAILURES = (Exception, SystemExit)
 """What spec code may raise that is the spec's error (a `sys.exit` in an action too):
@@ -68,10 +76,11 @@ def where_defined(obj) -> str | None:
 
 
 def user_frame(exc: BaseException) -> str | None:
-    """'file:line' of the innermost traceback frame outside checker/ (the spec line),
-    not in the symbolic engine's own modules either, nor in Python's frozen importer."""
+    """'file:line' of the innermost traceback frame of the spec's own code (`spec_file`;
+    not Python's frozen importer): a spec that gets typing or click to raise is wrong at
+    its own line, not theirs."""
     found = None
     for frame in traceback.extract_tb(exc.__traceback__):
-        if not (frame.filename.startswith("<frozen ") or engine_file(frame.filename)):
+        if not frame.filename.startswith("<frozen ") and spec_file(frame.filename):
             found = f"{frame.filename}:{frame.lineno}"
     return found

@@ -41,7 +41,7 @@ def check_writable(*paths: Path | None) -> None:
     the nearest existing one of each path and its parents must be writable, and a
     directory unless it is the path itself."""
     for path in filter(None, paths):
-        existing = next(p for p in (path, *path.parents) if p.exists())
+        existing = next(p for p in (path, *path.parents) if os.path.exists(p))  # no OSError
         if existing != path and not existing.is_dir():
             raise CheckerError(f"cannot write here: {existing} is not a directory", str(path))
         if not os.access(existing, os.W_OK):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -16,7 +17,7 @@ from pathlib import Path
 from .actors import action_info
 from .lang.dsl import Kind
 from .errors import CheckerError
-from .files import read_text
+from .files import read_text, write_text
 from .model import Model, load_model
 from . import pipeline
 from .results import RunResult, Verdict
@@ -124,7 +125,7 @@ def baseline_entry(outcome: ModelOutcome) -> dict:
 
 
 def load_baseline(path: Path) -> dict:
-    if not path.exists():
+    if not os.path.exists(path):            # never an OSError (a name too long): no baseline
         return {}
     try:
         baseline = json.loads(read_text(path, "baseline"))
@@ -168,7 +169,7 @@ def save_baseline(path: Path, baseline: dict, outcomes: list[ModelOutcome]) -> N
     for o in outcomes:
         if o.result is not None and o.result.stats.complete and o.result.coverage is not None:
             baseline[key(o.path)] = baseline_entry(o)
-    path.write_text(json.dumps(dict(sorted(baseline.items())), indent=1) + "\n")
+    write_text(path, json.dumps(dict(sorted(baseline.items())), indent=1) + "\n")
 
 
 def changed_models(models: list[Path], rev: str) -> list[Path]:

@@ -11,6 +11,7 @@ from typing import Callable
 
 from .actors import action_info
 from .engines import run_engine
+from .errors import CheckerError
 from .files import file_name
 from .output.itf import write_itf
 from .explicit.machine import Machine
@@ -31,7 +32,11 @@ def check(model: Model, trace_dir: Path | None = None,
     trace and proof certificate is written under `trace_dir`/<model name>/ when a
     directory is given."""
     machine = model.machine()
-    result = run_engine(model.engine, machine, model.options, str(model.path), progress)
+    try:
+        result = run_engine(model.engine, machine, model.options, str(model.path), progress)
+    except CheckerError as e:
+        e.where = e.where or str(model.path)     # an engine refusing the model: of its file
+        raise
     for p in result.properties:
         p.expected = model.expect.get(p.name)
         if p.trace is not None and trace_dir is not None:

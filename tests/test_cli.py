@@ -1,5 +1,6 @@
 """The command line: exit codes, traces on disk, and one-line errors for bad input."""
 import json
+import os
 import re
 import textwrap
 from pathlib import Path
@@ -154,6 +155,37 @@ def test_a_spec_that_raises_points_at_the_spec_line(tmp_path):
     assert result.exit_code == 2
     assert "divide raised ZeroDivisionError" in result.output
     assert "broken_spec.py:9" in result.output
+
+
+def test_a_spec_module_that_gets_the_standard_library_to_raise_points_at_its_own_line(tmp_path):
+    path = spec_module(tmp_path, "typing_misused", """
+        import typing
+        from checker import Int, Spec
+
+        Pairs = typing.Dict[int]
+
+
+        class S(Spec):
+            x: Int[0, 1] = 0
+    """)
+    error = one_error_line(run(path, "-q"))
+    assert error.startswith(f"error: {tmp_path / 'typing_misused.py'}:5: importing typing_misused "
+                            f"raised TypeError: Too few arguments for typing.Dict"), error
+
+
+def test_a_spec_module_whose_import_runs_the_cli_names_the_model_file_not_click(tmp_path):
+    """Importing checker.__main__ runs check-model itself, which exits; neither run's error
+    names click's code, where the exit was raised."""
+    import subprocess
+    import sys
+    path = model(tmp_path, 'spec = "checker.__main__:S"\n')
+    done = subprocess.run([sys.executable, "-m", "checker", str(path), "-q"], capture_output=True,
+                          text=True, cwd=tmp_path, timeout=60,
+                          env={**os.environ, "PYTHONPATH": str(DIEHARD.parents[2])})
+    assert done.returncode == 2
+    assert done.stderr.splitlines()[-1] == \
+        f"error: {path}:1: importing checker.__main__ raised SystemExit: 2", done.stderr
+    assert "click" not in done.stderr
 
 
 def test_missing_files_are_usage_errors(tmp_path):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import hashlib
 import json
 import math
 import os
@@ -27,6 +28,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from checker.cli import main
 from checker.engines import ENGINES
+from test_spec_failures import SPECS           # the spec the raising code is added to
 
 ROOT = Path(__file__).resolve().parent.parent
 DIEHARD = ROOT / "examples" / "models" / "diehard.toml"
@@ -419,17 +421,66 @@ def test_mutants_answers_every_mutated_catalog(work, data):
     assert_answers(invoke("mutants", "--catalog", catalog), catalog, work, ROOT)
 
 
+# ------------------------------------------------------------------ specs that raise
+
+RAISING_SPEC = textwrap.dedent(SPECS) + """
+
+import typing
+from checker import step_invariant
+
+
+class Raising(Base):
+"""
+RAISING = {             # where the spec raises, in the state x == AT
+    "action": "@action\ndef boom(s):\n    require(s.x == AT)\n    RAISE",
+    "action constraint": "@action_constraint\ndef ac(s, t):\n    if t.x == AT:\n        RAISE\n"
+                         "    return True",
+    "constraint": "@constraint\ndef c(s):\n    if s.x == AT:\n        RAISE\n    return True",
+    "invariant": "@invariant\ndef inv(s):\n    if s.x == AT:\n        RAISE\n    return True",
+    "step property": "@step_invariant\ndef step(s, t):\n    if t.x == AT:\n        RAISE\n"
+                     "    return True",
+}
+RAISES = ["raise ValueError('no')", "typing.Dict[int]", "1 // (s.x - s.x)", "s.nope",
+          "import sys; sys.exit(3)", "return 'not a bool'"]
+
+
+@fuzz(40)
+@given(kind=st.sampled_from(sorted(RAISING)), at=st.integers(0, 5), raises=st.sampled_from(RAISES),
+       engine=st.sampled_from(sorted(ENGINES)), only=st.sampled_from([[], ["small"]]))
+def test_a_spec_that_raises_is_an_error_for_every_engine_or_for_none(work, kind, at, raises, engine,
+                                                                    only):
+    """Each engine answers as the interpreter does: a spec error (exit 2, one line naming
+    the spec file) or none, whatever the relation cache holds from the examples before;
+    unless it refuses the model (the bulk engine, a step property), naming the model."""
+    code = RAISING[kind].replace("AT", str(at)).replace("RAISE", raises)
+    text = RAISING_SPEC + textwrap.indent(code, " " * 4) + "\n"
+    name = f"fuzz_raising_{hashlib.sha256(text.encode()).hexdigest()[:12]}"   # one module each
+    spec = write(work / f"{name}.py", text)
+    model = write(work / f"{name}.toml", f'spec = "{name}:Raising"\n[check]\ndeadlock = false\n')
+    args = [model, "--traces", work / "out", "-q", *[a for p in only for a in ("-p", p)]]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("CHECK_MODEL_CACHE", str(work / "cache"))
+        reference = invoke(*args, "--engine", "interpreter")
+        result = invoke(*args, "--engine", engine)
+    assert_answers(reference, spec, model)
+    assert_answers(result, spec, model)
+    refused = f"{model}: the {engine} engine cannot run this model" in result.output
+    assert refused or (result.exit_code == 2) == (reference.exit_code == 2), \
+        (reference.output, result.output)
+
+
 # ------------------------------------------------------------------ arguments
 
 FILES = ["model.toml", "tiny.toml", "trace.itf.json", "cert.json", "mutants.toml", "baseline.json",
-         "missing.toml", ".", "out/new.json", "model.toml/below.json", "/proc/version/x"]   # no "/": gate would search it
+         "missing.toml", ".", "out/new.json", "model.toml/below.json", "/proc/version/x",   # no "/": gate would search it
+         "n" * 300 + ".json"]                         # a name too long for the file system
 VALUES = ["0", "-1", "1", "2.5", "nan", "inf", "1e400", "N=3", "N=x", "N=", "=3", "N=[1]", "N=4",
           "not_solved", "bounded", "deadlock", "Same", "HEAD", "", "-", *ENGINES]
 COMMANDS = {       # each command's positional files, and its options (None: a flag)
     "check": (1, {"--json": FILES, "--traces": FILES, "--max-states": VALUES, "--max-seconds": VALUES,
                   "--deadlock": None, "--no-deadlock": None, "-p": VALUES, "--engine": VALUES,
                   "-q": None, "-D": VALUES}),
-    "show": (1, {}),
+    "show": (1, {"--html": FILES}),
     "replay": (2, {}),
     "certify": (2, {}),
     "gate": (2, {"--only-changed": VALUES, "--baseline": FILES, "--update-baseline": None,
@@ -473,4 +524,7 @@ def cli_inputs(work) -> Path:
 @given(data=st.data())
 def test_every_command_line_gets_an_answer(work, data):
     with contextlib.chdir(cli_inputs(work)):
-        assert_answers(invoke(*data.draw(command_lines())))
+        args = data.draw(command_lines())
+        shown = {f: Path(f).read_bytes() for f in args[1:] if args[0] == "show" and Path(f).is_file()}
+        assert_answers(invoke(*args))
+        assert all(Path(f).read_bytes() == text for f, text in shown.items()), "show wrote its trace"

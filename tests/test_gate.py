@@ -116,6 +116,17 @@ def test_a_symbolic_model_is_checked_but_not_recorded_in_the_baseline(project):
     assert set(json.loads((root / "gate-baseline.json").read_text())) == {"models/light.toml"}
 
 
+def test_a_baseline_that_cannot_be_written_is_one_line_naming_it(project):
+    """A file name longer than the file system allows passes the check made before the
+    run (its directory is writable), and used to fail writing it: an internal error."""
+    root, module = project
+    write_model(root, module, expect='bounded = "holds"\nfull = "holds"\n')
+    baseline = root / ("b" * 300 + ".json")
+    result = gate("--update-baseline", "--baseline", baseline)
+    assert result.exit_code == 2, result.output
+    assert result.output.splitlines()[-1] == f"error: {baseline}: cannot write: File name too long"
+
+
 def test_a_verdict_change_exits_1_naming_the_property(project):
     root, module = project
     write_model(root, module, expect='bounded = "violated"\n')

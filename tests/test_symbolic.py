@@ -699,6 +699,33 @@ def test_ctrl_c_ends_a_symbolic_run_at_once_with_what_was_decided(tmp_path):
             process.wait()
 
 
+CANCELED_PUSH = """
+import os, signal, time, z3
+from checker.symbolic.interrupt import ctrl_c_interrupts_z3
+
+signal.signal(signal.SIGINT, signal.default_int_handler)
+solver = z3.Solver()
+try:
+    with ctrl_c_interrupts_z3():
+        os.kill(os.getpid(), signal.SIGINT)
+        for _ in range(100):            # until the watcher has interrupted Z3
+            time.sleep(0.05)
+            solver.push()
+            solver.pop()
+except KeyboardInterrupt:
+    print("interrupted")
+"""
+
+
+def test_ctrl_c_during_a_z3_call_that_is_no_check_is_the_interrupt():
+    """Z3 cancels a push (a simplification, ...) once interrupted, with an error ("push
+    canceled", which RayJob's bmc met while reading the spec): after Ctrl-C it is the
+    interrupt (exit 3 from the engines), not an internal error."""
+    done = subprocess.run([sys.executable, "-c", CANCELED_PUSH], capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=60)
+    assert done.stdout.strip() == "interrupted", done.stdout + done.stderr
+
+
 @pytest.fixture(scope="module")
 def certificate():
     """A proof of Finishes' invariant, for every limit >= 0."""

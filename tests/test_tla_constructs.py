@@ -130,6 +130,48 @@ def test_symbolic_successors_are_the_explicit_ones_with_either_and_action_constr
         assert _successors(rel, st) == {s for _, _, s in m.successors(st)}
 
 
+class Jump(Spec):
+    """`y` jumps from 0 to 2, then steps to 3; `x` counts aside (PDR's cone of `y_not_three`
+    leaves `bump_x` out, so the cone's steps are numbered apart from the spec's)."""
+    x: Int[0, 2] = 0
+    y: Int[0, 3] = 0
+
+    @action
+    def bump_x(s):
+        require(s.x < 2)
+        s.x += 1
+
+    @action
+    def bump_y(s):
+        require(s.y < 3)
+        s.y += 2 if s.y == 0 else 1
+
+    @action_constraint
+    def cut(s, t):
+        return t.y != 2
+
+    @invariant
+    def y_not_three(s):
+        return s.y != 3
+
+
+class JumpUncut(Jump):
+    """Mutant: the constraint cuts a step never taken, so y reaches 3."""
+    @action_constraint
+    def cut(s, t):
+        return t.y != 1
+
+
+@pytest.mark.parametrize("spec, verdict", [(Jump, "holds"), (JumpUncut, "violated")],
+                         ids=["Jump", "JumpUncut"])
+@pytest.mark.parametrize("engine", ["interpreter", "kind", "pdr"])
+def test_an_action_constraint_cuts_the_same_steps_in_a_cone_of_influence(spec, verdict, engine):
+    """A cone's steps carry the action constraints of the spec's steps they are (read by
+    step number, pdr's cone took another step's constraint, or read none: exit 4)."""
+    [p] = run_engine(engine, Machine(spec), CheckOptions()).properties
+    assert p.verdict.value == verdict
+
+
 @pytest.mark.parametrize("spec", [Up, NoTwo], ids=lambda s: s.__name__)
 def test_bmc_refutes_a_step_property_at_the_bfs_depth_and_pdr_proves_it_under_the_constraint(spec):
     m = Machine(spec)

@@ -148,6 +148,18 @@ def test_show_html_writes_the_page_and_refuses_a_bad_trace_in_one_line(traces, t
                                     "(numbers are integers, and there is no null)"
 
 
+def test_show_html_refuses_to_overwrite_the_trace_it_shows(traces, tmp_path):
+    trace = tmp_path / "t.itf.json"
+    trace.write_text(traces[0].read_text())
+    (tmp_path / "link.itf.json").symlink_to(trace)
+    for page in (trace, tmp_path / "link.itf.json"):
+        result = run("show", trace, "--html", page)
+        assert result.exit_code == 2 and result.output.startswith(f"error: {page}: --html names "
+                                                                  f"the trace it would show")
+        assert len(result.output.splitlines()) == 1, result.output
+    assert trace.read_text() == traces[0].read_text()
+
+
 def test_the_gate_html_index_links_every_trace_of_every_model(traces, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "models").mkdir()

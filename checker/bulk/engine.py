@@ -110,7 +110,7 @@ class BulkEngine:
         f, m = rel.formula, self.machine
         self.decided = [(p.name, z3.Not(f(p.fn, p.name))) for p in self.search.invariants] + \
                        [(p.name, f(p.fn, p.name)) for p in self.search.reachables]
-        self.constraint = compiled([z3.And([f(c, "constraint") for c in m.constraints])])
+        self.constraint = compiled([rel.constraint])
         self.terminal = compiled([z3.Or([f(t, "terminal") for t in m.terminals])])
         self.level = compiled([rel.failing()] + [t for _, t in self.decided] +
                               [s.guard for s in rel.steps])

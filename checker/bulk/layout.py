@@ -23,7 +23,8 @@ class Unsupported(CheckerError):
     """The bulk engine cannot run this model (`message` says why); the interpreter can."""
 
     def __str__(self) -> str:
-        return f"the bulk engine cannot run this model: {self.message} (the interpreter can)"
+        refusal = f"the bulk engine cannot run this model: {self.message} (the interpreter can)"
+        return f"{self.where}: {refusal}" if self.where else refusal
 
 
 @dataclasses.dataclass(frozen=True)

@@ -2,8 +2,8 @@
 
 A proof about one property needs only the state that property depends on: the leaves
 its formula reads, and, closed under the transition relation, the leaves read by the
-guard and the new value of every step that changes one of them. A step that changes
-none of them is a stutter of the cone and is left out. The cone's reachable states are
+guard, the action constraints and the new value of every step that changes one of them.
+A step that changes none of them is a stutter of the cone and is left out. The cone's reachable states are
 exactly the projections of the spec's, so a proof over it is a proof of the property;
 RayJob's ghost counters of the other properties, and much of its bookkeeping, drop out.
 
@@ -46,7 +46,7 @@ class Cones:
             for s, changed in zip(rel.steps, self.changes):
                 hit = [i for i in changed if i in grown]
                 if hit:
-                    grown |= reads(s.guard)
+                    grown |= reads(s.guard) | reads(s.allowed)
                     for i in hit:
                         grown |= reads(s.next[i])
             if grown == keep:

@@ -7,6 +7,8 @@ runs, Z3's handler is off; Python's low-level handler writes the signal to a pip
 wakeup fd), where a thread waits to interrupt every Z3 call until the run ends; and the
 engine raises KeyboardInterrupt at its next solver call (`answer`), never at an arbitrary
 line (inside a Z3 finalizer it would be swallowed: "Exception ignored in AstRef.__del__").
+A Z3 call other than a check (a solver's push, a simplification) that the interrupt
+cancels raises an error ("push canceled"): after Ctrl-C, that error is the interrupt too.
 """
 from __future__ import annotations
 
@@ -67,6 +69,9 @@ def _sigint_interrupts_z3():
     watcher.start()
     try:
         yield
+    except z3.Z3Exception:
+        _stop_if_pressed()              # canceled by the interrupt: Ctrl-C, not an error
+        raise
     finally:
         signal.set_wakeup_fd(previous_fd)
         signal.signal(signal.SIGINT, previous_handler)

@@ -15,7 +15,7 @@ from typing import Any, Callable, Iterator
 import z3
 
 from ..lang.dsl import Disabled, Oracle, install_oracle
-from ..errors import SpecError, engine_file
+from ..errors import SPEC_FAILURES, SpecError, spec_file
 from .interrupt import answer
 
 MAX_PATHS = 20_000          # paths through one function before it counts as an explosion
@@ -30,10 +30,10 @@ class SymbolicError(SpecError):
 
 
 def spec_line() -> str | None:
-    """'file:line' of the innermost running frame outside checker/: the spec's line."""
+    """'file:line' of the innermost running frame of the spec's code: its line."""
     frame = sys._getframe(1)
     while frame is not None:
-        if not engine_file(frame.f_code.co_filename):
+        if spec_file(frame.f_code.co_filename):
             return f"{frame.f_code.co_filename}:{frame.f_lineno}"
         frame = frame.f_back
     return None
@@ -164,7 +164,7 @@ class Explorer(Oracle):
             result = thunk()
         except (_Infeasible, SymbolicError):
             raise
-        except (Exception, Disabled) as e:
+        except (*SPEC_FAILURES, Disabled) as e:
             context = z3.And(*self.conditions, *self.guards)
             if not isinstance(e, Disabled):
                 self.failures.append((context, e))
@@ -245,7 +245,7 @@ class Explorer(Oracle):
                     path.enabled = False
                 except SymbolicError:
                     raise
-                except Exception as e:
+                except SPEC_FAILURES as e:              # a sys.exit in an action too
                     path.error = e
                 if path.enabled or path.failures:
                     yield path

@@ -4,7 +4,10 @@ Every function is the spec's own, run on symbolic state (see `paths`): the initi
 gives Init, each binding's feasible paths give the disjuncts of Next, each property its
 formula. A path that raises, or writes a value outside its domain, is not a run-time
 error here: it is a failure, `Fail(x)`, an error only if a reachable state takes it —
-which BMC and the provers check like any other property.
+which BMC and the provers check like any other property. A failure holds only where the
+explicit engine would run the code that raises: an action constraint's on the states its
+step is taken from, a step property's on the steps it is asked about; a state in which
+the @constraint raises is inside it, so that the engines reach it and report the error.
 """
 from __future__ import annotations
 
@@ -35,6 +38,8 @@ class Step:
     choices: tuple
     guard: z3.BoolRef
     next: list
+    allowed: z3.BoolRef = z3.BoolVal(True)
+    """Where the action constraints let it be taken."""
 
 
 @dataclasses.dataclass
@@ -44,6 +49,9 @@ class Failure:
     condition: z3.BoolRef
     message: str
     where: str | None
+    origin: str | None = None
+    """The formula read after the spec's steps whose failure this is (a property's): a
+    failure of the engines' run only once that formula is."""
 
 
 class Relation:
@@ -70,11 +78,16 @@ class Relation:
                                  *([self.state_is(at)] if at is not None else []))
         self._seen: set = set()
         self._memo: dict = {}
+        self._origin: str | None = None                 # the property whose formula is read
+        self._spec_read = stored is not None            # then formulas are read on demand
         if stored is not None:
-            self.steps, self.init, self.failures = stored.steps, stored.init, stored.failures
+            self.steps, self.init = stored.steps, stored.init
+            self.failures = [f for f in stored.failures if f.origin is None]
             self.formulas, self.constraint = stored.formulas, stored.constraint
+            self.unused_failures = [f for f in stored.failures if f.origin is not None]
         else:
-            self.failures: list[Failure] = []
+            self.failures: list[Failure] = []           # this run's: of the formulas it read
+            self.unused_failures: list[Failure] = []    # the cache's, of formulas not read yet
             self.formulas: dict[str, z3.BoolRef] = {}     # every formula read, by `what`
             self.steps = []
             for n, b in enumerate(m.bindings, 1):
@@ -82,7 +95,10 @@ class Relation:
                 if budget is not None:
                     budget(n / len(m.bindings))
             self.init = self._init()
-            self.constraint = z3.And([self.formula(c, "constraint") for c in m.constraints])
+            self.constraint = self._constraint()
+            for i, step in enumerate(self.steps):
+                step.allowed = self._allowed(i)
+            self._spec_read = True
         self.valid = z3.And(self.domains, self.assumptions, self.constraint)
 
     # ------------------------------------------------------------ running the spec
@@ -122,8 +138,10 @@ class Relation:
                 raise self.machine.outside(label, v, e) from None
         return leaves
 
-    def _paths(self, fn, args, label, setup, finish):
-        """(path, finish(scratch)) for each feasible path of `fn(scratch, *args)`."""
+    def _paths(self, fn, args, label, setup, finish, context=z3.BoolVal(True), failed=None):
+        """(path, finish(scratch)) for each feasible path of `fn(scratch, *args)`. A path
+        that raises is a failure where `context` holds too; its condition is also added to
+        `failed`, if a list is given."""
         fn = self.compiler.function(fn)
         explorer = Explorer(self.solver, self.env)
 
@@ -133,11 +151,15 @@ class Relation:
             outcome = fn(sc, *args)
             return finish(sc, outcome)
         for path in explorer.explore(run, label, where_defined(fn)):
-            for condition, e in path.failures:
-                self.fail(condition, *self._explain(e, label))
+            raised = [(condition, e) for condition, e in path.failures]
             if path.error is not None:
-                self.fail(path.condition, *self._explain(path.error, label))
-            elif path.enabled:
+                raised.append((path.condition, path.error))
+            for condition, e in raised:
+                self.fail(condition if z3.is_true(context) else z3.And(context, condition),
+                          *self._explain(e, label))
+                if failed is not None:
+                    failed.append(condition)
+            if path.error is None and path.enabled:
                 yield path
 
     def _explain(self, e: BaseException, label: str) -> tuple[str, str | None]:
@@ -149,7 +171,7 @@ class Relation:
         key = (message, condition.hash())
         if key not in self._seen and self.solver.check(condition) != z3.unsat:
             self._seen.add(key)
-            self.failures.append(Failure(condition, message, where))
+            self.failures.append(Failure(condition, message, where, self._origin))
 
     def _steps(self, fn, args, label, binding, setup):
         """Steps of one function; values outside their domains split off as failures."""
@@ -182,36 +204,71 @@ class Relation:
             return [Step(None, (), z3.BoolVal(True), self._next(setup(), "initial"))]
         return list(self._steps(m.initializer, (), "initial", None, setup))
 
-    def formula(self, fn, what, args=(), tag="") -> z3.BoolRef:
+    def formula(self, fn, what, args=(), tag="", context=z3.BoolVal(True),
+                raising_holds=False) -> z3.BoolRef:
         """`fn(s, *args)` (a property, constraint, ...) as a formula over x, read once
-        (`tag` tells apart readings with different `args`)."""
+        (`tag` tells apart readings with different `args`). It fails only where `context`
+        holds (where the explicit engine would run it); where it raises, it is false, or
+        true if `raising_holds`. A formula the cache holds brings its failures along."""
         key = f"{what} {fn.__qualname__} {where_defined(fn)}{tag}"
         if key not in self.formulas:
             def truth(sc, outcome):
                 term = bool_term(outcome)     # a concrete non-bool is a failure, as explicitly
                 return z3.BoolVal(concrete_truth(outcome, what, fn)) if term is None else term
-            self.formulas[key] = z3.Or([z3.And(p.condition, p.outcome)
-                                        for p in self._paths(fn, args, what, self.view, truth)])
+            raised: list = []
+            self._origin = key if self._spec_read else None
+            try:
+                self.formulas[key] = z3.Or(
+                    [z3.And(p.condition, p.outcome) for p in
+                     self._paths(fn, args, what, self.view, truth, context, raised)]
+                    + (raised if raising_holds else []))
+            finally:
+                self._origin = None
+        elif any(f.origin == key for f in self.unused_failures):
+            self.failures += [f for f in self.unused_failures if f.origin == key]
+            self.unused_failures = [f for f in self.unused_failures if f.origin != key]
         return self.formulas[key]
 
-    def on_step(self, p: Property, i: int) -> z3.BoolRef:
+    def _constraint(self) -> z3.BoolRef:
+        """The @constraints, each read where those before it hold (`all`, as the explicit
+        engine reads them); a state where one raises is inside, to be reached."""
+        held = []
+        for c in self.machine.constraints:
+            before = z3.And(held) if held else z3.BoolVal(True)
+            held.append(self.formula(c, "constraint", context=before, raising_holds=True))
+        return z3.And(held)
+
+    def _allowed(self, i: int) -> z3.BoolRef:
+        """Where the action constraints let step `i` be taken, each read where its step is
+        enabled and the constraints before it allow it (`all`, as the explicit engine)."""
+        held = [self.steps[i].guard]
+        for c in self.machine.action_constraints:
+            held.append(self.on_step(c, i, z3.And(held)))
+        return z3.And(held[1:])
+
+    def on_step(self, p: Property, i: int, context=z3.BoolVal(True)) -> z3.BoolRef:
         """Step property or action constraint `p` on step `i`, as a formula over x:
-        `p.fn(s, t[, transition])` where t is the state the step leads to."""
+        `p.fn(s, t[, transition])` where t is the state the step leads to; it fails only
+        where `context` holds."""
         step = self.steps[i]
         after = self.view(self.split(step.next))
         taken = (Transition(step.binding.name, dict(step.binding.params)),) if p.takes_step else ()
-        return self.formula(p.fn, p.name, (after, *taken), f" on step {i}")
+        return self.formula(p.fn, p.name, (after, *taken), f" on step {i}", context)
 
     def allowed(self, i: int) -> z3.BoolRef:
         """Where the action constraints let step `i` be taken."""
-        return z3.And([self.on_step(c, i) for c in self.machine.action_constraints])
+        return self.steps[i].allowed
 
     def step_violations(self, p: Property) -> list[z3.BoolRef]:
         """Per step, the states it is taken from (allowed by the action constraints, into
-        the @constraint), changing the state and violating step property `p`."""
-        return [z3.And(s.guard, self.allowed(i), self.rename(self.constraint, s.next),
-                       z3.Or([a != b for a, b in zip(self.flat, s.next)]), z3.Not(self.on_step(p, i)))
-                for i, s in enumerate(self.steps)]
+        the @constraint), changing the state and violating step property `p`; `p` fails
+        only on such steps, as the explicit engine asks it only about them."""
+        violations = []
+        for i, s in enumerate(self.steps):
+            asked = z3.And(s.guard, s.allowed, self.rename(self.constraint, s.next),
+                           z3.Or([a != b for a, b in zip(self.flat, s.next)]))
+            violations.append(z3.And(asked, z3.Not(self.on_step(p, i, asked))))
+        return violations
 
     def _enabled(self, sc, name: str, args: dict) -> SBool:
         """`enabled(s.name, **args)` on the symbolic state `sc`: a step of such a binding

@@ -32,23 +32,18 @@ import ast
 import dis
 import enum
 import functools
-import sysconfig
 import types
 from pathlib import Path
 
 import z3
 
-from ..errors import engine_file, where_defined
+from ..errors import spec_file, where_defined
 from ..lang.recompile import recompile, source_def
 from .containers import SSet
 from .paths import DEAD, SymbolicError, explorer
 from .sequences import SSeq
 from .terms import (SBool, SEnum, SInt, SOption, Sym, Unmergeable, bool_term, eq, first_of,
                     int_term, is_symbolic)
-
-_SKIP = (Path(sysconfig.get_paths()["purelib"]).resolve(),
-         Path(sysconfig.get_paths()["stdlib"]).resolve())
-
 
 def _singleton_valued(x) -> bool:
     """Is every value `x` may take a singleton (None, a bool, an enum member)? Then
@@ -447,8 +442,7 @@ def _user_function(fn) -> bool:
 @functools.lru_cache(maxsize=None)
 def _user_file(filename: str) -> bool:
     path = Path(filename).resolve()
-    return path.is_file() and not engine_file(filename) and \
-        not any(root == path or root in path.parents for root in _SKIP)
+    return path.is_file() and spec_file(filename)
 
 
 def _codes(code: types.CodeType):

@@ -5,10 +5,12 @@ An entry is keyed by everything the reading depends on: the source of every modu
 spec's classes refer to (transitively, but for the standard library and installed
 packages), the checker's own source (but for the engines that only take a reading:
 pdr, bmc, kind, ...), Python's and Z3's versions, the spec class, the
-constants (and the symbolic ones' ranges) and the groups. It holds the steps, initial
-steps, failure conditions, constraint and every property formula read, as SMT-LIB text
-over the leaves (compressed), and a SHA-256 digest of itself: an entry that is truncated, garbled,
-of another key or another layout is ignored and rebuilt, never used. Entries are written
+constants (and the symbolic ones' ranges) and the groups. It holds the steps (each with
+where the action constraints allow it), initial steps, failure conditions (each with the
+property formula it is of, if any: a run's only once it reads that formula), constraint
+and every property formula read, as SMT-LIB text over the leaves (compressed), and a
+SHA-256 digest of itself: an entry that is truncated, garbled, of another key or another
+layout is ignored and rebuilt, never used. Entries are written
 to a temporary file and renamed into place, so concurrent runs never read half of one.
 
 The directory is `$CHECK_MODEL_CACHE`, else `$XDG_CACHE_HOME/check-model`, else
@@ -23,7 +25,6 @@ import json
 import os
 import pickle
 import sys
-import sysconfig
 import tempfile
 import types
 import zlib
@@ -31,10 +32,11 @@ from pathlib import Path
 
 import z3
 
+from ..errors import LIBRARIES
 from .relation import Failure, Relation, Step
 from .terms import identical
 
-FORMAT = b"check-model relation 2\n"
+FORMAT = b"check-model relation 3\n"
 _CHECKER = Path(__file__).resolve().parent.parent
 
 
@@ -89,7 +91,8 @@ class RelationStore:
         terms, meta = [], {"key": self.key, "leaves": _signature(rel)}
         meta["steps"] = [_step_meta(s, terms, rel) for s in rel.steps]
         meta["init"] = [_step_meta(s, terms, rel) for s in rel.init]
-        meta["failures"] = [(f.message, f.where, _term(f.condition, terms)) for f in rel.failures]
+        meta["failures"] = [(f.message, f.where, f.origin, _term(f.condition, terms))
+                            for f in rel.failures + rel.unused_failures]
         meta["constraint"] = _term(rel.constraint, terms)
         meta["formulas"] = {k: _term(f, terms) for k, f in rel.formulas.items()}
         solver = z3.Solver()
@@ -140,8 +143,8 @@ class RelationStore:
         bindings = self.machine.bindings
         return Stored([_step(m, terms, bindings, layout.flat) for m in meta["steps"]],
                       [_step(m, terms, bindings, layout.flat) for m in meta["init"]],
-                      [Failure(_back(i, terms), message, where)
-                       for message, where, i in meta["failures"]],
+                      [Failure(_back(i, terms), message, where, origin)
+                       for message, where, origin, i in meta["failures"]],
                       _back(meta["constraint"], terms),
                       {k: _back(i, terms) for k, i in meta["formulas"].items()})
 
@@ -161,7 +164,7 @@ def _reads_back(text: str, terms: list) -> bool:
 
 
 def _sizes(rel) -> tuple:
-    return len(rel.steps), len(rel.failures), len(rel.formulas)
+    return len(rel.steps), len(rel.failures) + len(rel.unused_failures), len(rel.formulas)
 
 
 def _signature(rel) -> list[str]:
@@ -192,16 +195,18 @@ def _step_meta(s: Step, terms: list, rel) -> tuple:
     was (most leaves of most steps: only what a step changes is written)."""
     which = None if s.binding is None else rel.machine.bindings.index(s.binding)
     return (which, s.binding.label if s.binding else None, s.choices, _term(s.guard, terms),
-            [None if identical(t, x) else _term(t, terms) for t, x in zip(s.next, rel.flat)])
+            [None if identical(t, x) else _term(t, terms) for t, x in zip(s.next, rel.flat)],
+            _term(s.allowed, terms))
 
 
 def _step(meta, terms: list, bindings, flat: list) -> Step:
-    which, label, choices, guard, nxt = meta
+    which, label, choices, guard, nxt, allowed = meta
     binding = None if which is None else bindings[which]
     if (binding.label if binding else None) != label:
         raise ValueError(f"step of {label}, but binding {which} is another")
     return Step(binding, choices, _back(guard, terms),
-                [x if i is None else _back(i, terms) for i, x in zip(nxt, flat)])
+                [x if i is None else _back(i, terms) for i, x in zip(nxt, flat)],
+                _back(allowed, terms))
 
 
 def key_of(machine) -> str:
@@ -231,13 +236,12 @@ def _source_files(spec_cls) -> set[str]:
     imported), but for installed packages."""
     consumers = {str(_CHECKER / name) for name in _CONSUMERS}
     files = {str(p) for p in _CHECKER.rglob("*.py")}
-    installed = {sysconfig.get_paths()[k] for k in ("stdlib", "platstdlib", "purelib", "platlib")}
     seen: set[str] = set()
     todo = [sys.modules[c.__module__] for c in spec_cls.__mro__ if c.__module__ in sys.modules]
     while todo:
         module = todo.pop()
         path = getattr(module, "__file__", None)
-        if module.__name__ in seen or not path or path.startswith(tuple(installed)):
+        if module.__name__ in seen or not path or str(Path(path).resolve()).startswith(LIBRARIES):
             continue
         seen.add(module.__name__)
         files.add(str(Path(path).resolve()))
