@@ -10,10 +10,12 @@ from click.core import ParameterSource
 from rich.markup import escape
 
 from . import gate as g
-from .output import reports
+from . import verdicts
+from .matrix import is_matrix, load_matrix
+from .output import reports, results_page
 from .errors import CheckerError
 from .files import check_writable, write_text
-from .output.gate_page import write_site
+from .output.gate_page import write_results_site, write_site
 from .mutants import load_catalog, run_catalog
 from .output.render import console, fail, print_summary
 from .output.summary import counted, listed
@@ -38,6 +40,9 @@ _STYLE = {"ok": "green", "moved": "red", "error": "red", "unknown": "yellow"}
               help="Write a Markdown summary (for a pull-request comment) here.")
 @click.option("--html", "html_dir", type=click.Path(file_okay=False, path_type=Path),
               help="Write an index of every model's verdicts here, each trace a web page.")
+@click.option("--results", "results_path", type=click.Path(dir_okay=False, path_type=Path),
+              help="Record every matrix cell checked in this results file (`check-model "
+                   "report` renders it); its other cells are kept while their inputs are unchanged.")
 @click.option("--traces", "trace_dir", type=click.Path(file_okay=False, path_type=Path),
               default=Path("traces"), show_default=True,
               help="Directory for traces and proof certificates.")
@@ -45,7 +50,7 @@ _STYLE = {"ok": "green", "moved": "red", "error": "red", "unknown": "yellow"}
               help="Check the models in slow/ folders too (left out unless named).")
 @click.pass_context
 def gate(ctx, paths, rev, changed, baseline, update_baseline, junit, sarif, markdown, html_dir,
-         trace_dir, include_slow):
+         results_path, trace_dir, include_slow):
     """Re-check models (default: every model under models/) against their [expect].
 
     Models in slow/ folders below the directories searched are left out unless --all
@@ -55,7 +60,7 @@ def gate(ctx, paths, rev, changed, baseline, update_baseline, junit, sarif, mark
     """
     out, err = console(), console(stderr=True)
     try:
-        check_writable(junit, sarif, markdown, html_dir, trace_dir,
+        check_writable(junit, sarif, markdown, html_dir, results_path, trace_dir,
                        baseline if update_baseline else None)
         default = [Path("models")] if Path("models").is_dir() else []     # none: nothing to do
         models, skipped = g.discover(default if changed else list(paths) or default, include_slow)
@@ -65,18 +70,21 @@ def gate(ctx, paths, rev, changed, baseline, update_baseline, junit, sarif, mark
             models = g.touched_models(models, list(paths), Path.cwd())
             if ctx.get_parameter_source("trace_dir") is ParameterSource.DEFAULT:
                 trace_dir = Path(tempfile.gettempdir()) / "check-model-traces"   # not in the work tree
+        checks, slow_cells = g.expand(models, include_slow)
         recorded = g.load_baseline(baseline)
+        results = verdicts.load_results(results_path) if results_path else None
     except CheckerError as e:
         fail(err, e)
+    skipped = [*map(str, skipped), *slow_cells]
     if skipped:
-        out.print(f"skipped (slow; --all checks them): {escape(', '.join(map(str, skipped)))}")
+        out.print(f"skipped (slow; --all checks them): {escape(', '.join(skipped))}")
     outcomes = []
-    for path in models:
-        o = g.check_model(path, recorded, trace_dir)
+    for target in checks:
+        o = g.check_model(target, recorded, trace_dir)
         outcomes.append(o)
         stats = f"{o.result.stats.distinct_states:,} states, {o.result.stats.seconds:.1f} s" \
             if o.result else ""
-        out.print(f"[{_STYLE[o.status]}]{o.status:7}[/] {escape(g.key(path))}  {stats}")
+        out.print(f"[{_STYLE[o.status]}]{o.status:7}[/] {escape(o.name)}  {stats}")
         for line in o.moved + ([o.error] if o.error else []):
             out.print(f"        [red]✗[/] {escape(line)}", soft_wrap=True)
         for line in o.notes:
@@ -88,6 +96,9 @@ def gate(ctx, paths, rev, changed, baseline, update_baseline, junit, sarif, mark
         write_site(html_dir, outcomes)
     if update_baseline:
         g.save_baseline(baseline, recorded, outcomes)
+    if results_path:
+        matrices = list({o.cell.matrix.path: o.cell.matrix for o in outcomes if o.cell}.values())
+        verdicts.save_results(results_path, verdicts.merged(results, matrices, outcomes))
     since = f" (nothing changed since {rev})" if rev and not models else \
         " (no changed file touches a model)" if changed and not models else ""
     print_summary(out, g.summary(outcomes) + since)
@@ -120,3 +131,71 @@ def mutants(catalog, only):
                        f"{listed(survived)}" if survived else
                        f"OK: {len(outcomes)} of {counted(len(outcomes), 'mutant')} killed")
     sys.exit(1 if survived else 0)
+
+
+@click.command()
+@click.argument("paths", nargs=-1, type=click.Path(exists=True, path_type=Path))
+@click.option("--results", "results_path", type=click.Path(dir_okay=False, path_type=Path),
+              default=Path("docs/results.json"), show_default=True,
+              help="The results file (the gate's --results).")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
+              default=Path("docs"), show_default=True,
+              help="Where results.md and results-summary.md go.")
+@click.option("--html", "html_dir", type=click.Path(file_okay=False, path_type=Path),
+              help="Also write the matrix as DIR/index.html, each trace found a page beside it.")
+@click.option("--refresh", is_flag=True,
+              help="Re-run the stale cells of the matrix files in PATHS (default: models/), "
+                   "then write the results file and the report.")
+@click.option("--check", is_flag=True,
+              help="Re-run the stale cells that are not slow and fail (exit 1) if the "
+                   "results or the report differ from the files written, or a slow cell is stale.")
+@click.option("--all", "include_slow", is_flag=True, help="Re-run stale slow cells too.")
+@click.option("--traces", "trace_dir", type=click.Path(file_okay=False, path_type=Path),
+              default=Path("traces"), show_default=True, help="Directory for the re-runs' traces.")
+def report(paths, results_path, out_dir, html_dir, refresh, check, include_slow, trace_dir):
+    """Write the verdict matrix (claims x settings) from the results file alone.
+
+    With --refresh or --check, the cells whose inputs (model tables, spec and checker
+    sources) changed since the results file was written are re-run first. Exit 0 the
+    report is current, 1 it differs from the files written (--check), 2 a usage error.
+    """
+    out, err = console(), console(stderr=True)
+    try:
+        results = verdicts.load_results(results_path)
+        too_slow = []
+        if refresh or check:
+            found, _ = g.discover(list(paths) or [Path("models")], include_slow=True)
+            matrices = [load_matrix(p) for p in found if is_matrix(p)]
+            outcomes = []
+            for m in matrices:
+                for cell in verdicts.stale(results, m):
+                    if cell.slow and not include_slow:
+                        too_slow.append(f"{g.key(m.path)}#{cell.name}")
+                        continue
+                    o = g.check_model(cell, {}, trace_dir)
+                    out.print(f"[{_STYLE[o.status]}]{o.status:7}[/] {escape(o.name)} "
+                              f"(stale, re-run: {o.cpu_seconds:.1f} s CPU)")
+                    outcomes.append(o)
+            results = verdicts.merged(results, matrices, outcomes)
+        files = {out_dir / "results.md": results_page.markdown(results),
+                 out_dir / "results-summary.md": results_page.summary(results)}
+        if refresh or check:
+            files[results_path] = verdicts.results_text(results)
+        if check:
+            differ = [str(p) for p, text in files.items()
+                      if not p.exists() or p.read_text(encoding="utf-8") != text]
+        else:
+            for p, text in files.items():
+                write_text(p, text)
+        if html_dir:
+            write_results_site(html_dir, results)
+    except CheckerError as e:
+        fail(err, e)
+    if check and (differ or too_slow):
+        if too_slow:
+            out.print(f"stale, too slow for CI: {escape(listed(too_slow))}")
+        print_summary(out, f"FAIL: {listed(differ) + ' differ' if differ else 'stale slow cells'}: "
+                           f"refresh with `check-model report --refresh"
+                           f"{' --all' if too_slow else ''}` and commit")
+        sys.exit(1)
+    print_summary(out, f"OK: {'the report is current' if check else 'report written'}")

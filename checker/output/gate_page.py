@@ -1,4 +1,5 @@
-"""The gate's `--html DIR`: an index of every model and its verdicts, each trace a page.
+"""The gate's `--html DIR`: an index of every model and its verdicts, each trace a page;
+and `check-model report --html DIR`: the verdict matrix, each trace a page.
 
 DIR/index.html links to DIR/<model>/<property>.html, the same page `show --html` writes,
 made from the trace file the gate wrote; the folder can be published as a CI artifact.
@@ -9,7 +10,8 @@ import html
 from pathlib import Path
 
 from ..files import file_name, write_text
-from ..gate import ModelOutcome, key, summary
+from ..gate import ModelOutcome, summary
+from . import results_page
 from .itf import read_itf
 from .trace_page import trace_page
 
@@ -49,5 +51,19 @@ def _section(directory: Path, o: ModelOutcome) -> str:
                     f"<td>{e(p.expected.value if p.expected else '-')}</td><td>{link}</td></tr>")
     table = ("<table><tr><th>property</th><th>kind</th><th>verdict</th><th>expected</th>"
              f"<th>trace</th></tr>{''.join(rows)}</table>") if rows else ""
-    return (f"<h2 id=\"{e(key(o.path))}\"><span class=\"{o.status}\">{o.status}</span> "
-            f"{e(key(o.path))}<span class=\"note\">{e(stats)}</span></h2>{notes}{table}\n")
+    return (f"<h2 id=\"{e(o.name)}\"><span class=\"{o.status}\">{o.status}</span> "
+            f"{e(o.name)}<span class=\"note\">{e(stats)}</span></h2>{notes}{table}\n")
+
+
+def write_results_site(directory: Path, results: dict) -> Path:
+    """The verdict matrix as DIR/index.html, each trace file on this machine a page
+    beside it and linked from its cell; returns the index's path."""
+    links = {}
+    for m in results["matrices"].values():
+        for entry in m["cells"].values():
+            for p in entry.get("properties", {}).values():
+                if p["trace"] and Path(p["trace"]).is_file():
+                    page = results_page.trace_page_name(p["trace"])
+                    write_text(directory / page, trace_page(read_itf(p["trace"])))
+                    links[p["trace"]] = page
+    return write_text(directory / "index.html", results_page.html_page(results, links))
