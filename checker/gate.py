@@ -239,7 +239,8 @@ def touched_models(models: list[Path], changed: list[Path], root: Path) -> list[
 def _spec_changed(model_path: Path, changed: set[Path]) -> bool:
     """Did any file of the package that holds the model's spec change?"""
     try:
-        spec_cls = load_model(model_path).spec_cls
+        spec_cls = (load_matrix(model_path).cells()[0].model() if is_matrix(model_path)
+                    else load_model(model_path)).spec_cls
     except CheckerError:
         return True                  # a broken model is always worth re-checking
     module = sys.modules[spec_cls.__module__]

@@ -2,7 +2,7 @@
 
 A matrix file is a model file (spec, shared constants and groups, `[check]`) with
 `[axes]`: each axis a few named values, each value the constants and groups it sets and
-a `doc` saying what it assumes. Its cells are the product of the axes, less the
+a `doc` saying what it assumes (or `axes = "other.toml"`: that matrix file's axes). Its cells are the product of the axes, less the
 `exclude` patterns; each cell is one check of every property. A property is expected to
 hold in every cell but those its `refuted` patterns match (`[properties.NAME]`, with the
 `hypothesis` those patterns spell out), so its hypothesis is exact on the matrix: the
@@ -31,7 +31,7 @@ from .model import Model, locate, model_from_data
 from .results import Verdict
 
 _TOP = {"spec": str, "description": str, "constants": dict, "groups": dict, "check": dict,
-        "axes": dict, "exclude": list, "slow": list, "properties": dict}
+        "axes": (dict, str), "exclude": list, "slow": list, "properties": dict}
 _VALUE = {"doc": str, "constants": dict, "groups": dict}
 _ROW = {"hypothesis": str, "refuted": list}
 RENDERERS = "output"
@@ -187,18 +187,10 @@ def load_matrix(path: Path) -> Matrix:
     _keys(m, data, _TOP, None)
     if "spec" not in data:
         raise ModelError('missing key spec (e.g. spec = "spec.rayjob.spec:RayJob")', str(path))
-    for axis, values in data["axes"].items():
-        if not isinstance(values, dict) or not values:
-            raise ModelError(f"axis {axis} must be a table of named values", m.where("axes"))
-        m.axes[axis] = {}
-        for name, value in values.items():
-            table = f"axes.{axis}.{name}"
-            if not isinstance(value, dict):
-                raise ModelError(f"value {name} of axis {axis} must be a table (doc, constants, "
-                                 f"groups)", m.where(f"axes.{axis}", name))
-            _keys(m, value, _VALUE, table)
-            m.axes[axis][name] = Setting(axis, name, value.get("doc", ""),
-                                         value.get("constants", {}), value.get("groups", {}))
+    if isinstance(data["axes"], str):               # the axes of another matrix file
+        m.axes = _axes_of(m, path.parent / data["axes"])
+    else:
+        m.axes = _axes(m, data["axes"])
     m.exclude = [_pattern(m, p, None, "exclude") for p in data.get("exclude", [])]
     m.slow = [_pattern(m, p, None, "slow") for p in data.get("slow", [])]
     for name, row in data.get("properties", {}).items():
@@ -214,13 +206,40 @@ def load_matrix(path: Path) -> Matrix:
     return m
 
 
+def _axes_of(m: Matrix, other: Path) -> dict[str, dict[str, Setting]]:
+    """The axes another matrix file declares (itself, not by naming a third)."""
+    text = read_text(other, "matrix file", ModelError)
+    data = read_toml(other, text, ModelError)
+    if not isinstance(data.get("axes"), dict):
+        raise ModelError(f"{other.name} declares no axes of its own", m.where(None, "axes"))
+    return _axes(Matrix(other, text, data, {}, {}, [], []), data["axes"])
+
+
+def _axes(m: Matrix, axes: dict) -> dict[str, dict[str, Setting]]:
+    found = {}
+    for axis, values in axes.items():
+        if not isinstance(values, dict) or not values:
+            raise ModelError(f"axis {axis} must be a table of named values", m.where("axes"))
+        found[axis] = {}
+        for name, value in values.items():
+            table = f"axes.{axis}.{name}"
+            if not isinstance(value, dict):
+                raise ModelError(f"value {name} of axis {axis} must be a table (doc, constants, "
+                                 f"groups)", m.where(f"axes.{axis}", name))
+            _keys(m, value, _VALUE, table)
+            found[axis][name] = Setting(axis, name, value.get("doc", ""),
+                                        value.get("constants", {}), value.get("groups", {}))
+    return found
+
+
 def _keys(m: Matrix, table: dict, schema: dict, name: str | None):
     for key, value in table.items():
         if key not in schema:
             raise ModelError(f"unknown key {key!r}" + (f" in [{name}]" if name else "") +
                              f" (allowed: {', '.join(schema)})", m.where(name, key))
         if not isinstance(value, schema[key]):
-            kind = {dict: "table", list: "array", str: "string"}[schema[key]]
+            kind = {dict: "table", list: "array", str: "string", (dict, str): "table or a "
+                    "matrix file's name"}[schema[key]]
             raise ModelError(f"{key} must be a {kind}, got {type(value).__name__} {value!r}",
                              m.where(name, key))
 

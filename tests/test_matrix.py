@@ -196,3 +196,22 @@ def test_a_results_file_of_another_shape_is_refused(project):
     (root / "results.json").write_text(json.dumps({"models": []}))
     result = run("report", "--results", "results.json")
     assert result.exit_code == 2 and "not a results file of version 1" in result.output
+
+
+def test_a_matrix_may_take_its_axes_from_another(project):
+    root, module = project
+    write_matrix(root, module)
+    other = root / "models" / "tank_again.toml"
+    other.write_text(f'spec = "{module}:Tank"\naxes = "tank.toml"\n[[exclude]]\ncap = "big"\n')
+    assert [c.name for c in load_matrix(other).cells()] == ["small-none", "small-flood"]
+    other.write_text(f'spec = "{module}:Tank"\naxes = "tank_again.toml"\n')
+    with pytest.raises(ModelError, match="tank_again.toml declares no axes of its own"):
+        load_matrix(other)
+
+
+def test_a_change_to_the_spec_touches_its_matrix(project):
+    from checker.gate import touched_models
+    root, module = project
+    path = write_matrix(root, module)
+    assert touched_models([path], [root / f"{module}.py"], root) == [path]
+    assert touched_models([path], [root / "README.md"], root) == []
