@@ -161,6 +161,9 @@ def report(paths, results_path, out_dir, html_dir, refresh, check, include_slow,
     """
     out, err = console(), console(stderr=True)
     try:
+        if not (refresh or check or results_path.exists()):
+            raise CheckerError("no results file: `check-model report --refresh` checks the "
+                               "matrix files and writes it", str(results_path))
         results = verdicts.load_results(results_path)
         too_slow = []
         if refresh or check:

@@ -1,9 +1,10 @@
 """Matrix files: one spec checked under every combination of its settings, as data.
 
-A matrix file is a model file (spec, shared constants and groups, `[check]`) with
-`[axes]`: each axis a few named values, each value the constants and groups it sets and
-a `doc` saying what it assumes (or `axes = "other.toml"`: that matrix file's axes). Its cells are the product of the axes, less the
-`exclude` patterns; each cell is one check of every property. A property is expected to
+A matrix file is a model file (spec, shared constants, groups and fairness, `[check]`)
+with `[axes]`: each axis a few named values, each value the constants and groups it sets
+and a `doc` saying what it assumes (or `axes = "other.toml"`: that file's axes). Its
+cells are the product of the axes, less the `exclude` patterns; each cell is one check of
+every property (or of those `[check] properties` names). A property is expected to
 hold in every cell but those its `refuted` patterns match (`[properties.NAME]`, with the
 `hypothesis` those patterns spell out), so its hypothesis is exact on the matrix: the
 gate fails when a cell inside it is refuted or one outside it is not. Cells matching a
@@ -11,7 +12,7 @@ gate fails when a cell inside it is refuted or one outside it is not. Cells matc
 
 A pattern is a table of axis = value (or [values]); it matches a cell whose settings
 agree on every axis it names. Each cell is keyed by the hash of its inputs: its model
-tables, and the sources of the spec's package and of the checker that decide verdicts.
+tables, the sources of the spec's package, and the checker's but its renderers and CLI.
 """
 from __future__ import annotations
 
@@ -30,12 +31,17 @@ from .files import read_text, read_toml, relative
 from .model import Model, locate, model_from_data
 from .results import Verdict
 
-_TOP = {"spec": str, "description": str, "constants": dict, "groups": dict, "check": dict,
-        "axes": (dict, str), "exclude": list, "slow": list, "properties": dict}
+_TOP = {"spec": str, "description": str, "constants": dict, "groups": dict, "fairness": dict,
+        "check": dict, "axes": (dict, str), "exclude": list, "slow": list, "properties": dict}
 _VALUE = {"doc": str, "constants": dict, "groups": dict}
 _ROW = {"hypothesis": str, "refuted": list}
-RENDERERS = "output"
-"""The checker's package that only renders results: left out of a cell's inputs."""
+
+
+def _decides_verdicts(path: Path, checker: Path) -> bool:
+    """Is this checker source an input of a verdict? Not the renderers (`output/`), nor
+    the command line (`cli*.py`, `__main__.py`)."""
+    rel = path.relative_to(checker)
+    return rel.parts[0] != "output" and not rel.name.startswith(("cli", "__main__"))
 
 
 def is_matrix(path: Path) -> bool:
@@ -100,10 +106,11 @@ class Matrix:
 
     def describe(self) -> dict:
         """What a report needs of the matrix itself: its axes, and each property's kind,
-        doc, hypothesis and the cells outside it."""
+        doc, hypothesis and the cells outside it (the properties its cells check)."""
         machine = self.checked_machine()
+        chosen = self.data.get("check", {}).get("properties")
         rows = {}
-        for p in machine.properties:
+        for p in (p for p in machine.properties if chosen is None or p.name in chosen):
             row = self.rows.get(p.name, Row("", []))
             rows[p.name] = {"kind": str(p.kind), "doc": (inspect.getdoc(p.fn) or "").split("\n\n")[0],
                             "where": _where(p.where), "hypothesis": row.hypothesis,
@@ -138,8 +145,8 @@ class Cell:
         expect = {name: Verdict.VIOLATED.value for name, row in self.matrix.rows.items()
                   if any(matches(p, self.settings) for p in row.refuted)}
         return {"spec": data["spec"], "description": data.get("description", ""),
-                "constants": constants, "groups": groups, "check": data.get("check", {}),
-                "expect": expect}
+                "constants": constants, "groups": groups, "fairness": data.get("fairness", {}),
+                "check": data.get("check", {}), "expect": expect}
 
     def model(self) -> Model:
         return model_from_data(self.matrix.path, self.matrix.text, self.tables(), cell=self.name)
@@ -169,13 +176,14 @@ def _package(spec_cls: type) -> Path:
 
 @functools.cache
 def _sources(spec_package: Path) -> str:
-    """A digest of the spec's package and of the checker (its renderers aside)."""
+    """A digest of the spec's package and of the checker's sources that decide verdicts."""
     checker = Path(__file__).resolve().parent
-    files = sorted(p for p in checker.rglob("*.py") if RENDERERS not in p.relative_to(checker).parts)
+    files = sorted(p for p in checker.rglob("*.py") if _decides_verdicts(p, checker))
     files += sorted(spec_package.rglob("*.py")) if spec_package.is_dir() else [spec_package]
     digest = hashlib.sha256()
-    for f in files:
-        digest.update(f"{f.parent.name}/{f.name}\0".encode() + f.read_bytes())
+    for f in files:                 # named from the package's parent: the same in any checkout
+        base = checker if f.is_relative_to(checker) else spec_package
+        digest.update(f"{f.relative_to(base.parent).as_posix()}\0".encode() + f.read_bytes())
     return digest.hexdigest()
 
 

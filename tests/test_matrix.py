@@ -215,3 +215,9 @@ def test_a_change_to_the_spec_touches_its_matrix(project):
     path = write_matrix(root, module)
     assert touched_models([path], [root / f"{module}.py"], root) == [path]
     assert touched_models([path], [root / "README.md"], root) == []
+
+
+def test_report_without_a_results_file_says_how_to_make_one(project):
+    result = run("report")
+    assert result.exit_code == 2
+    assert "no results file: `check-model report --refresh` checks the matrix files" in result.output
