@@ -10,9 +10,8 @@ from click.core import ParameterSource
 from rich.markup import escape
 
 from . import gate as g
-from . import verdicts
 from .matrix import is_matrix, load_matrix
-from .output import reports, results_page
+from .output import reports, results_file, results_page
 from .errors import CheckerError
 from .files import check_writable, write_text
 from .output.gate_page import write_results_site, write_site
@@ -72,7 +71,7 @@ def gate(ctx, paths, rev, changed, baseline, update_baseline, junit, sarif, mark
                 trace_dir = Path(tempfile.gettempdir()) / "check-model-traces"   # not in the work tree
         checks, slow_cells = g.expand(models, include_slow)
         recorded = g.load_baseline(baseline)
-        results = verdicts.load_results(results_path) if results_path else None
+        results = results_file.load_results(results_path) if results_path else None
     except CheckerError as e:
         fail(err, e)
     skipped = [*map(str, skipped), *slow_cells]
@@ -98,7 +97,7 @@ def gate(ctx, paths, rev, changed, baseline, update_baseline, junit, sarif, mark
         g.save_baseline(baseline, recorded, outcomes)
     if results_path:
         matrices = list({o.cell.matrix.path: o.cell.matrix for o in outcomes if o.cell}.values())
-        verdicts.save_results(results_path, verdicts.merged(results, matrices, outcomes))
+        results_file.save_results(results_path, results_file.merged(results, matrices, outcomes))
     since = f" (nothing changed since {rev})" if rev and not models else \
         " (no changed file touches a model)" if changed and not models else ""
     print_summary(out, g.summary(outcomes) + since)
@@ -164,14 +163,14 @@ def report(paths, results_path, out_dir, html_dir, refresh, check, include_slow,
         if not (refresh or check or results_path.exists()):
             raise CheckerError("no results file: `check-model report --refresh` checks the "
                                "matrix files and writes it", str(results_path))
-        results = verdicts.load_results(results_path)
+        results = results_file.load_results(results_path)
         too_slow = []
         if refresh or check:
             found, _ = g.discover(list(paths) or [Path("models")], include_slow=True)
             matrices = [load_matrix(p) for p in found if is_matrix(p)]
             outcomes = []
             for m in matrices:
-                for cell in verdicts.stale(results, m):
+                for cell in results_file.stale(results, m):
                     if cell.slow and not include_slow:
                         too_slow.append(f"{g.key(m.path)}#{cell.name}")
                         continue
@@ -179,11 +178,11 @@ def report(paths, results_path, out_dir, html_dir, refresh, check, include_slow,
                     out.print(f"[{_STYLE[o.status]}]{o.status:7}[/] {escape(o.name)} "
                               f"(stale, re-run: {o.cpu_seconds:.1f} s CPU)")
                     outcomes.append(o)
-            results = verdicts.merged(results, matrices, outcomes)
+            results = results_file.merged(results, matrices, outcomes)
         files = {out_dir / "results.md": results_page.markdown(results),
                  out_dir / "results-summary.md": results_page.summary(results)}
         if refresh or check:
-            files[results_path] = verdicts.results_text(results)
+            files[results_path] = results_file.results_text(results)
         if check:
             differ = [str(p) for p, text in files.items()
                       if not p.exists() or p.read_text(encoding="utf-8") != text]

@@ -221,3 +221,12 @@ def test_report_without_a_results_file_says_how_to_make_one(project):
     result = run("report")
     assert result.exit_code == 2
     assert "no results file: `check-model report --refresh` checks the matrix files" in result.output
+
+
+def test_the_rows_are_the_properties_the_cells_check(project):
+    root, module = project
+    path = write_matrix(root, module, text=MATRIX.replace(
+        "[axes.cap.small]", '[check]\nproperties = ["w_full"]\n\n[axes.cap.small]').replace(
+        "refuted = [{refuted}]", "refuted = []"))
+    assert list(load_matrix(path).describe()["properties"]) == ["w_full"]
+    assert run("gate", "models").exit_code == 0

@@ -62,7 +62,7 @@ def write_results_site(directory: Path, results: dict) -> Path:
     for m in results["matrices"].values():
         for entry in m["cells"].values():
             for p in entry.get("properties", {}).values():
-                if p["trace"] and Path(p["trace"]).is_file():
+                if Path(p.get("trace", "")).is_file():
                     page = results_page.trace_page_name(p["trace"])
                     write_text(directory / page, trace_page(read_itf(p["trace"])))
                     links[p["trace"]] = page

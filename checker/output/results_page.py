@@ -36,7 +36,7 @@ def mark(entry: dict, prop: str) -> str:
     p = entry.get("properties", {}).get(prop)
     if p is None:
         return "-"
-    steps = f" {p['steps']}" if p["steps"] is not None else ""
+    steps = f" {p['steps']}" if "steps" in p else ""
     text = {"holds": "P" if entry.get("engine") == "pdr" else "✓" + steps,
             "violated": "✗" + steps, "unknown": "?"}[p["verdict"]]
     return text if p["verdict"] == p["expected"] else f"{text} (expected {p['expected']})"

@@ -12,11 +12,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .errors import CheckerError
-from .files import read_text, relative, write_text
-from .gate import ModelOutcome, key
-from .matrix import Cell, Matrix
-from .results import Verdict
+from ..errors import CheckerError
+from ..files import read_text, relative, write_text
+from ..gate import ModelOutcome, key
+from ..matrix import Cell, Matrix
+from ..results import Verdict
 
 VERSION = 1
 
@@ -44,14 +44,18 @@ def cell_entry(o: ModelOutcome, cell: Cell) -> dict:
         return entry
     r = o.result
     entry |= {"engine": r.engine, "states": r.stats.distinct_states, "complete": r.stats.complete,
-              "properties": {p.name: {"verdict": p.verdict.value,
-                                      "expected": (p.expected or Verdict.HOLDS).value,
-                                      "steps": len(p.trace.steps) - 1 if p.trace is not None else None,
-                                      "trace": relative(p.trace_path),
-                                      "certificate": relative(p.certificate_path),
-                                      "reason": p.reason if p.undecided else None}
-                             for p in r.properties}}
+              "properties": {p.name: _verdict(p) for p in r.properties}}
     return entry
+
+
+def _verdict(p) -> dict:
+    """A property's verdict and expected verdict, and what there is of its trace's steps
+    and file, its certificate, why it is unknown."""
+    found = {"verdict": p.verdict.value, "expected": (p.expected or Verdict.HOLDS).value,
+             "steps": len(p.trace.steps) - 1 if p.trace is not None else None,
+             "trace": relative(p.trace_path), "certificate": relative(p.certificate_path),
+             "reason": p.reason if p.undecided else None}
+    return {k: v for k, v in found.items() if v is not None}
 
 
 def merged(results: dict, matrices: list[Matrix], outcomes: list[ModelOutcome]) -> dict:
