@@ -81,13 +81,8 @@ def gate(ctx, paths, rev, changed, baseline, update_baseline, junit, sarif, mark
     for target in checks:
         o = g.check_model(target, recorded, trace_dir)
         outcomes.append(o)
-        stats = f"{o.result.stats.distinct_states:,} states, {o.result.stats.seconds:.1f} s" \
-            if o.result else ""
-        out.print(f"[{_STYLE[o.status]}]{o.status:7}[/] {escape(o.name)}  {stats}")
-        for line in o.moved + ([o.error] if o.error else []):
-            out.print(f"        [red]✗[/] {escape(line)}", soft_wrap=True)
-        for line in o.notes:
-            out.print(f"        [dim]• {escape(line)}[/]")
+        _print_outcome(out, o, f"{o.result.stats.distinct_states:,} states, "
+                               f"{o.result.stats.seconds:.1f} s" if o.result else "")
     for path, text in ((junit, reports.junit), (sarif, reports.sarif), (markdown, reports.markdown)):
         if path:
             write_text(path, text(outcomes))
@@ -102,6 +97,15 @@ def gate(ctx, paths, rev, changed, baseline, update_baseline, junit, sarif, mark
         " (no changed file touches a model)" if changed and not models else ""
     print_summary(out, g.summary(outcomes) + since)
     sys.exit(g.exit_code(outcomes))
+
+
+def _print_outcome(out, o: g.ModelOutcome, stats: str) -> None:
+    """A model's (or cell's) line, then a line per thing that moved and per note."""
+    out.print(f"[{_STYLE[o.status]}]{o.status:7}[/] {escape(o.name)}  {stats}")
+    for line in o.moved + ([o.error] if o.error else []):
+        out.print(f"        [red]✗[/] {escape(line)}", soft_wrap=True)
+    for line in o.notes:
+        out.print(f"        [dim]• {escape(line)}[/]")
 
 
 @click.command()
@@ -156,7 +160,8 @@ def report(paths, results_path, out_dir, html_dir, refresh, check, include_slow,
 
     With --refresh or --check, the cells whose inputs (model tables, spec and checker
     sources) changed since the results file was written are re-run first. Exit 0 the
-    report is current, 1 it differs from the files written (--check), 2 a usage error.
+    report is current, 1 it differs from the files written (--check) or a re-run cell
+    moved, 2 a usage error (or a re-run cell could not be checked).
     """
     out, err = console(), console(stderr=True)
     try:
@@ -164,19 +169,17 @@ def report(paths, results_path, out_dir, html_dir, refresh, check, include_slow,
             raise CheckerError("no results file: `check-model report --refresh` checks the "
                                "matrix files and writes it", str(results_path))
         results = results_file.load_results(results_path)
-        too_slow = []
+        too_slow, outcomes = [], []
         if refresh or check:
             found, _ = g.discover(list(paths) or [Path("models")], include_slow=True)
             matrices = [load_matrix(p) for p in found if is_matrix(p)]
-            outcomes = []
             for m in matrices:
                 for cell in results_file.stale(results, m):
                     if cell.slow and not include_slow:
                         too_slow.append(f"{g.key(m.path)}#{cell.name}")
                         continue
                     o = g.check_model(cell, {}, trace_dir)
-                    out.print(f"[{_STYLE[o.status]}]{o.status:7}[/] {escape(o.name)} "
-                              f"(stale, re-run: {o.cpu_seconds:.1f} s CPU)")
+                    _print_outcome(out, o, f"(stale, re-run: {o.cpu_seconds:.1f} s CPU)")
                     outcomes.append(o)
             results = results_file.merged(results, matrices, outcomes)
         files = {out_dir / "results.md": results_page.markdown(results),
@@ -200,4 +203,8 @@ def report(paths, results_path, out_dir, html_dir, refresh, check, include_slow,
                            f"refresh with `check-model report --refresh"
                            f"{' --all' if too_slow else ''}` and commit")
         sys.exit(1)
+    if g.exit_code(outcomes):                  # a re-run cell moved: its verdict is in the report
+        word, _, rest = g.summary(outcomes).partition(": ")
+        print_summary(out, f"{word}: report written; the cells re-run: {rest}")
+        sys.exit(g.exit_code(outcomes))
     print_summary(out, f"OK: {'the report is current' if check else 'report written'}")

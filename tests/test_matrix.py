@@ -176,7 +176,7 @@ def test_report_check_finds_stale_cells_and_refresh_makes_it_current(project):
     assert run("report", "--check").exit_code == 1   # the doc is in the report
     path.write_text(path.read_text().replace("cap = 3 }", "cap = 2 }"))
     stale = run("report", "--check")
-    assert stale.exit_code == 1 and "big-none (stale, re-run" in stale.output
+    assert stale.exit_code == 1 and "big-none  (stale, re-run" in stale.output
 
 
 def test_the_report_is_the_same_bytes_from_the_same_results(project):
@@ -230,3 +230,12 @@ def test_the_rows_are_the_properties_the_cells_check(project):
         "refuted = [{refuted}]", "refuted = []"))
     assert list(load_matrix(path).describe()["properties"]) == ["w_full"]
     assert run("gate", "models").exit_code == 0
+
+
+def test_a_refresh_whose_cell_moved_says_so_and_exits_1(project):
+    root, module = project
+    write_matrix(root, module, refuted="")
+    result = run("report", "--refresh")
+    assert result.exit_code == 1
+    assert "within_cap: expected holds, got violated" in result.output
+    assert "| `within_cap` | ✓ | ✗ 1 (expected holds) |" in (root / "docs" / "results.md").read_text()
