@@ -9,6 +9,7 @@ from click.testing import CliRunner
 from checker.cli import main
 from checker.errors import ModelError
 from checker.matrix import load_matrix
+from conftest import spec_project
 
 SPEC = """
 from checker import Const, Int, Spec, action, fault, invariant, reachable, require
@@ -74,11 +75,7 @@ RIGHT = '{ cap = "small", faults = "flood" }'
 
 @pytest.fixture
 def project(tmp_path, monkeypatch):
-    name = f"tankspec_{tmp_path.name}"
-    (tmp_path / f"{name}.py").write_text(SPEC)
-    (tmp_path / "models").mkdir()
-    monkeypatch.chdir(tmp_path)
-    return tmp_path, name
+    return spec_project(tmp_path, monkeypatch, SPEC, "tankspec")
 
 
 def write_matrix(root, module, refuted=RIGHT, text=MATRIX):
