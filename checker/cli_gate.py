@@ -92,7 +92,8 @@ def gate(ctx, paths, rev, changed, baseline, update_baseline, junit, sarif, mark
         g.save_baseline(baseline, recorded, outcomes)
     if results_path:
         matrices = list({o.cell.matrix.path: o.cell.matrix for o in outcomes if o.cell}.values())
-        results_file.save_results(results_path, results_file.merged(results, matrices, outcomes))
+        results_file.save_results(results_path, results_file.merged(results, matrices, outcomes,
+                                                                         trace_dir))
     since = f" (nothing changed since {rev})" if rev and not models else \
         " (no changed file touches a model)" if changed and not models else ""
     print_summary(out, g.summary(outcomes) + since)
@@ -145,7 +146,8 @@ def mutants(catalog, only):
               default=Path("docs"), show_default=True,
               help="Where results.md and results-summary.md go.")
 @click.option("--html", "html_dir", type=click.Path(file_okay=False, path_type=Path),
-              help="Also write the matrix as DIR/index.html, each trace found a page beside it.")
+              help="Also write the matrix as DIR/index.html, each trace found below --traces a "
+                   "page beside it.")
 @click.option("--refresh", is_flag=True,
               help="Re-run the stale cells of the matrix files in PATHS (default: models/), "
                    "then write the results file and the report.")
@@ -154,7 +156,8 @@ def mutants(catalog, only):
                    "results or the report differ from the files written, or a slow cell is stale.")
 @click.option("--all", "include_slow", is_flag=True, help="Re-run stale slow cells too.")
 @click.option("--traces", "trace_dir", type=click.Path(file_okay=False, path_type=Path),
-              default=Path("traces"), show_default=True, help="Directory for the re-runs' traces.")
+              default=Path("traces"), show_default=True,
+              help="Directory for the re-runs' traces, and where --html looks for them.")
 def report(paths, results_path, out_dir, html_dir, refresh, check, include_slow, trace_dir):
     """Write the verdict matrix (claims x settings) from the results file alone.
 
@@ -181,7 +184,7 @@ def report(paths, results_path, out_dir, html_dir, refresh, check, include_slow,
                     o = g.check_model(cell, {}, trace_dir)
                     _print_outcome(out, o, f"(stale, re-run: {o.cpu_seconds:.1f} s CPU)")
                     outcomes.append(o)
-            results = results_file.merged(results, matrices, outcomes)
+            results = results_file.merged(results, matrices, outcomes, trace_dir)
         files = {out_dir / "results.md": results_page.markdown(results),
                  out_dir / "results-summary.md": results_page.summary(results)}
         if refresh or check:
@@ -193,7 +196,7 @@ def report(paths, results_path, out_dir, html_dir, refresh, check, include_slow,
             for p, text in files.items():
                 write_text(p, text)
         if html_dir:
-            write_results_site(html_dir, results)
+            write_results_site(html_dir, results, trace_dir)
     except CheckerError as e:
         fail(err, e)
     if check and (differ or too_slow):

@@ -111,8 +111,8 @@ def test_the_gate_checks_every_cell_but_the_slow_ones_and_records_them(project):
     assert sorted(cells) == ["big-none", "small-flood", "small-none"]
     refuted = cells["small-flood"]["properties"]["within_cap"]
     assert refuted["verdict"] == refuted["expected"] == "violated"
-    assert refuted["steps"] == 1 and refuted["trace"] == "traces/tank/small-flood/within_cap.itf.json"
-    assert (root / refuted["trace"]).is_file()
+    assert refuted["steps"] == 1 and refuted["trace"] == "tank/small-flood/within_cap.itf.json"
+    assert (root / "traces" / refuted["trace"]).is_file()
 
 
 def test_a_hypothesis_that_is_not_exact_moves_the_gate_both_ways(project):
@@ -186,6 +186,8 @@ def test_the_report_is_the_same_bytes_from_the_same_results(project):
     page = first[1].decode()
     assert '<a href="traces/tank/small-flood/within_cap.html">✗ 1</a>' in page
     assert (root / "site/traces/tank/small-flood/within_cap.html").is_file()
+    assert run("report", "--html", "bare", "--traces", "elsewhere").exit_code == 0
+    assert "<a href" not in (root / "bare/index.html").read_text()      # no trace files there
 
 
 def test_a_results_file_of_another_shape_is_refused(project):

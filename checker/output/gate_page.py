@@ -55,15 +55,15 @@ def _section(directory: Path, o: ModelOutcome) -> str:
             f"{e(o.name)}<span class=\"note\">{e(stats)}</span></h2>{notes}{table}\n")
 
 
-def write_results_site(directory: Path, results: dict) -> Path:
-    """The verdict matrix as DIR/index.html, each trace file on this machine a page
-    beside it and linked from its cell; returns the index's path."""
+def write_results_site(directory: Path, results: dict, trace_dir: Path) -> Path:
+    """The verdict matrix as DIR/index.html, each of its trace files found below
+    `trace_dir` a page beside it, linked from its cell; returns the index's path."""
     links = {}
     for m in results["matrices"].values():
         for entry in m["cells"].values():
             for p in entry.get("properties", {}).values():
-                if Path(p.get("trace", "")).is_file():
+                if "trace" in p and (trace_dir / p["trace"]).is_file():
                     page = results_page.trace_page_name(p["trace"])
-                    write_text(directory / page, trace_page(read_itf(p["trace"])))
+                    write_text(directory / page, trace_page(read_itf(trace_dir / p["trace"])))
                     links[p["trace"]] = page
     return write_text(directory / "index.html", results_page.html_page(results, links))

@@ -186,7 +186,7 @@ def _pairs(table: dict) -> str:
 
 def trace_page_name(trace: str) -> str:
     """Where the page of a trace file goes, beside the report."""
-    return Path("traces", *Path(trace).parts[1:]).with_suffix("").with_suffix(".html").as_posix()
+    return Path("traces", trace).with_suffix("").with_suffix(".html").as_posix()
 
 
 _STYLE = """body { font: 13px/1.4 system-ui, sans-serif; margin: 16px; color: #1d232a; }
