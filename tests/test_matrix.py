@@ -159,7 +159,8 @@ def test_report_check_finds_stale_cells_and_refresh_makes_it_current(project):
     refreshed = run("report", "--refresh")
     assert refreshed.exit_code == 0, refreshed.output
     report = (root / "docs" / "results.md").read_text()
-    assert "| `within_cap` | ✓ | ✗ 1 |" in report            # small: none, flood
+    assert "| **within_cap** | | |\n| `within_cap` | ✓ | ✗ 1 |" in report    # small: none, flood
+    assert "| **witnesses** | | |\n| `w_full` | ✗ | ✓ 1 |" in report
     assert "| `within_cap` | ✓ | slow |" in report           # big: flood never run
     current = run("report", "--check")
     assert current.exit_code == 1 and "stale, too slow for CI: models/tank.toml#big-flood" \

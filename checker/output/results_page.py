@@ -17,16 +17,17 @@ from pathlib import Path
 
 REFRESH = "check-model report --refresh"
 
-_CLAIM = re.compile(r"([a-z])(\d+)")
-_KINDS = {"p": "claim {}", "l": "liveness claim l{}", "w": "witnesses", "s": "model bounds"}
+_CLAIM = re.compile(r"(p|l)(\d+)[a-z]?_")
+_PREFIXES = {"w_": "witnesses", "s_": "model bounds"}
 
 
 def claim(prop: str) -> str:
-    """The claim a property belongs to, from its name: p2b_... is claim 2."""
+    """The claim a property belongs to, from its name: p2b_... is claim 2, l1_... the
+    liveness claim l1, w_... a witness; any other name is a claim of its own."""
     m = _CLAIM.match(prop)
     if m:
-        return _KINDS.get(m.group(1), "claim {}").format(m.group(2))
-    return _KINDS.get(prop[0], "other").format("")
+        return f"claim {m.group(2)}" if m.group(1) == "p" else f"liveness claim l{m.group(2)}"
+    return next((group for prefix, group in _PREFIXES.items() if prop.startswith(prefix)), prop)
 
 
 def mark(entry: dict, prop: str) -> str:
