@@ -239,3 +239,16 @@ def test_a_refresh_whose_cell_moved_says_so_and_exits_1(project):
     assert result.exit_code == 1
     assert "within_cap: expected holds, got violated" in result.output
     assert "| `within_cap` | ✓ | ✗ 1 (expected holds) |" in (root / "docs" / "results.md").read_text()
+
+
+def test_a_matrix_of_proofs_reads_proved_and_links_each_certificate(project):
+    root, module = project
+    text = MATRIX.replace("[axes.cap.small]", '[check]\nengine = "pdr"\nproperties = '
+                          '["within_cap"]\n\n[axes.cap.small]')
+    write_matrix(root, module, text=text[:text.index("[properties.w_full]")])
+    assert run("report", "--refresh", "--all", "--html", "site").exit_code == 0
+    report = (root / "docs" / "results.md").read_text()
+    assert "| `within_cap` | P | ✗ 1 |" in report and "| states | proof | proof |" in report
+    page = (root / "site" / "index.html").read_text()
+    assert '<a href="certificates/tank/small-none/within_cap.cert.json">P</a>' in page
+    assert (root / "site/certificates/tank/small-none/within_cap.cert.json").is_file()

@@ -9,7 +9,7 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
-from ..files import file_name, write_text
+from ..files import file_name, read_text, write_text
 from ..gate import ModelOutcome, summary
 from . import results_page
 from .itf import read_itf
@@ -57,7 +57,8 @@ def _section(directory: Path, o: ModelOutcome) -> str:
 
 def write_results_site(directory: Path, results: dict, trace_dir: Path) -> Path:
     """The verdict matrix as DIR/index.html, each of its trace files found below
-    `trace_dir` a page beside it, linked from its cell; returns the index's path."""
+    `trace_dir` a page beside it and each proof certificate a copy, linked from its cell;
+    returns the index's path."""
     links = {}
     for m in results["matrices"].values():
         for entry in m["cells"].values():
@@ -66,4 +67,8 @@ def write_results_site(directory: Path, results: dict, trace_dir: Path) -> Path:
                     page = results_page.trace_page_name(p["trace"])
                     write_text(directory / page, trace_page(read_itf(trace_dir / p["trace"])))
                     links[p["trace"]] = page
+                if "certificate" in p and (trace_dir / p["certificate"]).is_file():
+                    copy = f"certificates/{p['certificate']}"
+                    write_text(directory / copy, read_text(trace_dir / p["certificate"], "certificate"))
+                    links[p["certificate"]] = copy
     return write_text(directory / "index.html", results_page.html_page(results, links))

@@ -84,8 +84,7 @@ def markdown(results: dict) -> str:
                 out.append(f"| **{group}** |" + " |" * len(columns))
                 for prop in props:
                     out.append(f"| `{prop}` | " + " | ".join(_mark(m, n, prop) for n, _ in columns) + " |")
-            out.append("| states | " + " | ".join(f"{c['states']:,}" if c and "states" in c
-                                                 else "-" for c in cells) + " |")
+            out.append("| states | " + " | ".join(_states(c) for c in cells) + " |")
             out.append("| CPU s | " + " | ".join(f"{c['cpu']}" if c else "-" for c in cells) + " |")
             out.append("")
         out += ["### Settings", "", "| axis | value | assumes | constants | groups |",
@@ -156,10 +155,10 @@ def _td(m: dict, name: str, prop: str, links: dict[str, str]) -> str:
     css = {"holds": "holds", "violated": "violated", "unknown": "unknown"}.get(p.get("verdict"), "note")
     if p and p["verdict"] != p["expected"]:
         css += " differs"
-    cost = f"{entry['states']:,} states, {entry['cpu']} s CPU" if entry and "states" in entry else ""
+    cost = f"{_states(entry)} states, {entry['cpu']} s CPU" if entry and "states" in entry else ""
     why = f"; unknown: {p['reason']}" if p.get("reason") else ""
     body = e(text)
-    page = links.get(p.get("trace") or "")
+    page = links.get(p.get("trace") or p.get("certificate") or "")
     if page:
         body = f"<a href=\"{e(page)}\">{body}</a>"
     return f"<td class=\"{css}\" title=\"{e(cost + why)}\">{body}</td>"
@@ -178,6 +177,13 @@ def _mark(m: dict, name: str, prop: str) -> str:
     if entry is None:
         return "slow" if m["grid"][name]["slow"] else "not run"
     return mark(entry, prop)
+
+
+def _states(entry: dict | None) -> str:
+    """A cell's distinct states; a proof (a symbolic engine) explores none."""
+    if not entry or "states" not in entry:
+        return "-"
+    return "proof" if entry.get("engine") == "pdr" else f"{entry['states']:,}"
 
 
 def _pairs(table: dict) -> str:
