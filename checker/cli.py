@@ -29,7 +29,7 @@ from .output.itf import from_itf, read_itf
 from .model import load_model
 from . import pipeline
 from .cli_conform import conform
-from .cli_gate import gate, mutants
+from .cli_gate import gate, mutants, report
 from .explicit.parallel import cores
 from .explicit.store import STORES
 from .output.progress import ProgressLine
@@ -308,4 +308,5 @@ def show(trace, html_path, bookkeeping):
 
 main.add_command(gate)
 main.add_command(mutants)
+main.add_command(report)
 main.add_command(conform)

@@ -10,10 +10,11 @@ from click.core import ParameterSource
 from rich.markup import escape
 
 from . import gate as g
-from .output import reports
+from .matrix import is_matrix, load_matrix
+from .output import reports, results_file, results_page
 from .errors import CheckerError
 from .files import check_writable, write_text
-from .output.gate_page import write_site
+from .output.gate_page import write_results_site, write_site
 from .mutants import load_catalog, run_catalog, select
 from .output.render import console, fail, print_summary
 from .output.summary import counted, listed
@@ -38,6 +39,9 @@ _STYLE = {"ok": "green", "moved": "red", "error": "red", "unknown": "yellow"}
               help="Write a Markdown summary (for a pull-request comment) here.")
 @click.option("--html", "html_dir", type=click.Path(file_okay=False, path_type=Path),
               help="Write an index of every model's verdicts here, each trace a web page.")
+@click.option("--results", "results_path", type=click.Path(dir_okay=False, path_type=Path),
+              help="Record every matrix cell checked in this results file (`check-model "
+                   "report` renders it); its other cells are kept while their inputs are unchanged.")
 @click.option("--traces", "trace_dir", type=click.Path(file_okay=False, path_type=Path),
               default=Path("traces"), show_default=True,
               help="Directory for traces and proof certificates.")
@@ -45,7 +49,7 @@ _STYLE = {"ok": "green", "moved": "red", "error": "red", "unknown": "yellow"}
               help="Check the models in slow/ folders too (left out unless named).")
 @click.pass_context
 def gate(ctx, paths, rev, changed, baseline, update_baseline, junit, sarif, markdown, html_dir,
-         trace_dir, include_slow):
+         results_path, trace_dir, include_slow):
     """Re-check models (default: every model under models/) against their [expect].
 
     Models in slow/ folders below the directories searched are left out unless --all
@@ -55,7 +59,7 @@ def gate(ctx, paths, rev, changed, baseline, update_baseline, junit, sarif, mark
     """
     out, err = console(), console(stderr=True)
     try:
-        check_writable(junit, sarif, markdown, html_dir, trace_dir,
+        check_writable(junit, sarif, markdown, html_dir, results_path, trace_dir,
                        baseline if update_baseline else None)
         default = [Path("models")] if Path("models").is_dir() else []     # none: nothing to do
         models, skipped = g.discover(default if changed else list(paths) or default, include_slow)
@@ -65,22 +69,20 @@ def gate(ctx, paths, rev, changed, baseline, update_baseline, junit, sarif, mark
             models = g.touched_models(models, list(paths), Path.cwd())
             if ctx.get_parameter_source("trace_dir") is ParameterSource.DEFAULT:
                 trace_dir = Path(tempfile.gettempdir()) / "check-model-traces"   # not in the work tree
+        checks, slow_cells = g.expand(models, include_slow)
         recorded = g.load_baseline(baseline)
+        results = results_file.load_results(results_path) if results_path else None
     except CheckerError as e:
         fail(err, e)
+    skipped = [*map(str, skipped), *slow_cells]
     if skipped:
-        out.print(f"skipped (slow; --all checks them): {escape(', '.join(map(str, skipped)))}")
+        out.print(f"skipped (slow; --all checks them): {escape(', '.join(skipped))}")
     outcomes = []
-    for path in models:
-        o = g.check_model(path, recorded, trace_dir)
+    for target in checks:
+        o = g.check_model(target, recorded, trace_dir)
         outcomes.append(o)
-        stats = f"{o.result.stats.distinct_states:,} states, {o.result.stats.seconds:.1f} s" \
-            if o.result else ""
-        out.print(f"[{_STYLE[o.status]}]{o.status:7}[/] {escape(g.key(path))}  {stats}")
-        for line in o.moved + ([o.error] if o.error else []):
-            out.print(f"        [red]✗[/] {escape(line)}", soft_wrap=True)
-        for line in o.notes:
-            out.print(f"        [dim]• {escape(line)}[/]")
+        _print_outcome(out, o, f"{o.result.stats.distinct_states:,} states, "
+                               f"{o.result.stats.seconds:.1f} s" if o.result else "")
     for path, text in ((junit, reports.junit), (sarif, reports.sarif), (markdown, reports.markdown)):
         if path:
             write_text(path, text(outcomes))
@@ -88,10 +90,23 @@ def gate(ctx, paths, rev, changed, baseline, update_baseline, junit, sarif, mark
         write_site(html_dir, outcomes)
     if update_baseline:
         g.save_baseline(baseline, recorded, outcomes)
+    if results_path:
+        matrices = list({o.cell.matrix.path: o.cell.matrix for o in outcomes if o.cell}.values())
+        results_file.save_results(results_path, results_file.merged(results, matrices, outcomes,
+                                                                         trace_dir))
     since = f" (nothing changed since {rev})" if rev and not models else \
         " (no changed file touches a model)" if changed and not models else ""
     print_summary(out, g.summary(outcomes) + since)
     sys.exit(g.exit_code(outcomes))
+
+
+def _print_outcome(out, o: g.ModelOutcome, stats: str) -> None:
+    """A model's (or cell's) line, then a line per thing that moved and per note."""
+    out.print(f"[{_STYLE[o.status]}]{o.status:7}[/] {escape(o.name)}  {stats}")
+    for line in o.moved + ([o.error] if o.error else []):
+        out.print(f"        [red]✗[/] {escape(line)}", soft_wrap=True)
+    for line in o.notes:
+        out.print(f"        [dim]• {escape(line)}[/]")
 
 
 @click.command()
@@ -145,3 +160,79 @@ def _print_outcome(out, o) -> None:
     if o.also_moved:
         out.print(f"         [dim]also moved, not counted as kills: "
                   f"{escape(', '.join(o.also_moved))}[/]", soft_wrap=True)
+
+
+@click.command()
+@click.argument("paths", nargs=-1, type=click.Path(exists=True, path_type=Path))
+@click.option("--results", "results_path", type=click.Path(dir_okay=False, path_type=Path),
+              default=Path("docs/results.json"), show_default=True,
+              help="The results file (the gate's --results).")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
+              default=Path("docs"), show_default=True,
+              help="Where results.md and results-summary.md go.")
+@click.option("--html", "html_dir", type=click.Path(file_okay=False, path_type=Path),
+              help="Also write the matrix as DIR/index.html, each trace found below --traces a "
+                   "page beside it.")
+@click.option("--refresh", is_flag=True,
+              help="Re-run the stale cells of the matrix files in PATHS (default: models/), "
+                   "then write the results file and the report.")
+@click.option("--check", is_flag=True,
+              help="Re-run the stale cells that are not slow and fail (exit 1) if the "
+                   "results or the report differ from the files written, or a slow cell is stale.")
+@click.option("--all", "include_slow", is_flag=True, help="Re-run stale slow cells too.")
+@click.option("--traces", "trace_dir", type=click.Path(file_okay=False, path_type=Path),
+              default=Path("traces"), show_default=True,
+              help="Directory for the re-runs' traces, and where --html looks for them.")
+def report(paths, results_path, out_dir, html_dir, refresh, check, include_slow, trace_dir):
+    """Write the verdict matrix (claims x settings) from the results file alone.
+
+    With --refresh or --check, the cells whose inputs (model tables, spec and checker
+    sources) changed since the results file was written are re-run first. Exit 0 the
+    report is current, 1 it differs from the files written (--check) or a re-run cell
+    moved, 2 a usage error (or a re-run cell could not be checked).
+    """
+    out, err = console(), console(stderr=True)
+    try:
+        if not (refresh or check or results_path.exists()):
+            raise CheckerError("no results file: `check-model report --refresh` checks the "
+                               "matrix files and writes it", str(results_path))
+        results = results_file.load_results(results_path)
+        too_slow, outcomes = [], []
+        if refresh or check:
+            found, _ = g.discover(list(paths) or [Path("models")], include_slow=True)
+            matrices = [load_matrix(p) for p in found if is_matrix(p)]
+            for m in matrices:
+                for cell in results_file.stale(results, m):
+                    if cell.slow and not include_slow:
+                        too_slow.append(f"{g.key(m.path)}#{cell.name}")
+                        continue
+                    o = g.check_model(cell, {}, trace_dir)
+                    _print_outcome(out, o, f"(stale, re-run: {o.cpu_seconds:.1f} s CPU)")
+                    outcomes.append(o)
+            results = results_file.merged(results, matrices, outcomes, trace_dir)
+        files = {out_dir / "results.md": results_page.markdown(results),
+                 out_dir / "results-summary.md": results_page.summary(results)}
+        if refresh or check:
+            files[results_path] = results_file.results_text(results)
+        if check:
+            differ = [str(p) for p, text in files.items()
+                      if not p.exists() or p.read_text(encoding="utf-8") != text]
+        else:
+            for p, text in files.items():
+                write_text(p, text)
+        if html_dir:
+            write_results_site(html_dir, results, trace_dir)
+    except CheckerError as e:
+        fail(err, e)
+    if check and (differ or too_slow):
+        if too_slow:
+            out.print(f"stale, too slow for CI: {escape(listed(too_slow))}")
+        print_summary(out, f"FAIL: {listed(differ) + ' differ' if differ else 'stale slow cells'}: "
+                           f"refresh with `check-model report --refresh"
+                           f"{' --all' if too_slow else ''}` and commit")
+        sys.exit(1)
+    if g.exit_code(outcomes):                  # a re-run cell moved: its verdict is in the report
+        word, _, rest = g.summary(outcomes).partition(": ")
+        print_summary(out, f"{word}: report written; the cells re-run: {rest}")
+        sys.exit(g.exit_code(outcomes))
+    print_summary(out, f"OK: {'the report is current' if check else 'report written'}")

@@ -58,6 +58,16 @@ def write_text(path: Path, text: str) -> Path:
     return path
 
 
+def relative(path: str | None) -> str | None:
+    """`path` relative to the working directory when below it (as results are shared)."""
+    if path is None:
+        return None
+    try:
+        return Path(path).resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return Path(path).as_posix()
+
+
 def file_name(name: str, suffix: str) -> str:
     """`name + suffix`, with a long name cut short and told apart by a hash of it (a
     property may be named longer than a file system allows)."""

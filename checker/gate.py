@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import resource
 import subprocess
 import sys
 from pathlib import Path
@@ -18,6 +19,7 @@ from .actors import action_info
 from .lang.dsl import Kind
 from .errors import CheckerError
 from .files import read_text, write_text
+from .matrix import Cell, is_matrix, load_matrix
 from .model import Model, load_model
 from . import pipeline
 from .results import RunResult, Verdict
@@ -38,6 +40,14 @@ class ModelOutcome:
     actions: dict[str, dict] = dataclasses.field(default_factory=dict)
     """Action name -> its actor, calls, kind, where and doc (`checker.actors.action_info`),
     for diagrams and code flows."""
+    cell: Cell | None = None            # the matrix cell checked (`path` is its matrix file)
+    inputs: str | None = None           # a cell's input hash (`Cell.inputs`)
+    cpu_seconds: float = 0.0            # loading and checking it, its worker processes too
+
+    @property
+    def name(self) -> str:
+        """How the gate names it: the model file (`key`), and a cell's name after a #."""
+        return f"{key(self.path)}#{self.cell.name}" if self.cell else key(self.path)
 
     @property
     def status(self) -> str:
@@ -71,15 +81,40 @@ def discover(paths: list[Path], include_slow: bool = False) -> tuple[list[Path],
     return found, sorted(skipped)
 
 
-def check_model(path: Path, baseline: dict, trace_dir: Path | None = None) -> ModelOutcome:
-    """Run one model and compare it with its expectations and its baseline entry."""
-    out = ModelOutcome(path)
+def expand(paths: list[Path], include_slow: bool = False) -> tuple[list[Path | Cell], list[str]]:
+    """Each matrix file among `paths` replaced by its cells; and the slow cells left out
+    (unless `include_slow`), by name."""
+    found, skipped = [], []
+    for path in paths:
+        if not is_matrix(path):
+            found.append(path)
+            continue
+        matrix = load_matrix(path)
+        matrix.checked_machine()
+        for cell in matrix.cells():
+            if cell.slow and not include_slow:
+                skipped.append(f"{key(path)}#{cell.name}")
+            else:
+                found.append(cell)
+    return found, skipped
+
+
+def check_model(target: Path | Cell, baseline: dict, trace_dir: Path | None = None) -> ModelOutcome:
+    """Run one model (or matrix cell) and compare it with its expectations and its
+    baseline entry."""
+    cell = target if isinstance(target, Cell) else None
+    out = ModelOutcome(cell.matrix.path if cell else target, cell=cell)
+    started = _cpu()
     try:
-        out.model = load_model(path)
+        out.model = cell.model() if cell else load_model(target)
+        if cell:
+            out.inputs = cell.inputs(out.model)
         checked = pipeline.check(out.model, trace_dir)
     except CheckerError as e:
         out.error, out.error_where = str(e), e.where
         return out
+    finally:
+        out.cpu_seconds = _cpu() - started
     result = out.result = checked.result
     if result.interrupted:              # Ctrl-C stops the whole gate, not just this model
         raise KeyboardInterrupt
@@ -90,7 +125,7 @@ def check_model(path: Path, baseline: dict, trace_dir: Path | None = None) -> Mo
             how = f" ({len(p.trace.steps) - 1}-step trace {p.trace_path or ''})".rstrip() \
                 if p.trace is not None else ""
             out.moved.append(f"{p.name}: expected {wanted}, got {p.verdict.value}{how}")
-    old = baseline.get(key(path))
+    old = baseline.get(out.name)
     if old:
         fired = set(result.coverage.by_action) - set(result.coverage.never_fired)
         for action in sorted(set(old.get("fired", [])) & set(result.coverage.by_action) - fired):
@@ -104,6 +139,12 @@ def check_model(path: Path, baseline: dict, trace_dir: Path | None = None) -> Mo
         if before is not None and before != now and result.stats.complete:
             out.notes.append(f"distinct states {before:,} → {now:,}")
     return out
+
+
+def _cpu() -> float:
+    """CPU seconds of this process and of its ended children (the search's workers)."""
+    return sum(r.ru_utime + r.ru_stime for r in
+               (resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)))
 
 
 def key(path: Path) -> str:
@@ -168,7 +209,7 @@ def save_baseline(path: Path, baseline: dict, outcomes: list[ModelOutcome]) -> N
     to record)."""
     for o in outcomes:
         if o.result is not None and o.result.stats.complete and o.result.coverage is not None:
-            baseline[key(o.path)] = baseline_entry(o)
+            baseline[o.name] = baseline_entry(o)
     write_text(path, json.dumps(dict(sorted(baseline.items())), indent=1) + "\n")
 
 
@@ -199,7 +240,8 @@ def touched_models(models: list[Path], changed: list[Path], root: Path) -> list[
 def _spec_changed(model_path: Path, changed: set[Path]) -> bool:
     """Did any file of the package that holds the model's spec change?"""
     try:
-        spec_cls = load_model(model_path).spec_cls
+        spec_cls = (load_matrix(model_path).cells()[0].model() if is_matrix(model_path)
+                    else load_model(model_path)).spec_cls
     except CheckerError:
         return True                  # a broken model is always worth re-checking
     module = sys.modules[spec_cls.__module__]
@@ -217,7 +259,7 @@ def summary(outcomes: list[ModelOutcome]) -> str:
     many models ended how, naming those that did not end as expected."""
     if not outcomes:
         return "OK: no models to check"
-    counts = {status: [key(o.path) for o in outcomes if o.status == status] for status in _SAID}
+    counts = {status: [o.name for o in outcomes if o.status == status] for status in _SAID}
     word = outcome(bool(counts["moved"] or counts["error"]), bool(counts["unknown"]))
     checked = [o.result.stats for o in outcomes if o.result is not None]
     cost = (f" ({counted(sum(s.distinct_states for s in checked), 'state')}, "

@@ -45,10 +45,12 @@ class Model:
     options: CheckOptions
     expect: dict[str, Verdict]
     symbolic: dict[str, str] = dataclasses.field(default_factory=dict)   # name -> constraint
+    cell: str | None = None         # which cell of a matrix file (`checker.matrix`) this is
 
     @property
     def name(self) -> str:
-        return self.path.stem
+        """The folder of its traces: the file's stem, and a matrix cell's name below it."""
+        return f"{self.path.stem}/{self.cell}" if self.cell else self.path.stem
 
     def where(self, table: str | None, key: str | None = None) -> str:
         return f"{self.path}:{locate(self.text, table, key)}"
@@ -135,8 +137,13 @@ def load_model(path: str | Path, overrides: dict[str, Any] | None = None) -> Mod
     """Read and validate a model file; `overrides` replace constants (from the CLI)."""
     path = Path(path)
     text = read_text(path, "model file", ModelError)
-    data = read_toml(path, text, ModelError)
+    return model_from_data(path, text, read_toml(path, text, ModelError), overrides)
 
+
+def model_from_data(path: Path, text: str, data: dict, overrides: dict[str, Any] | None = None,
+                    cell: str | None = None) -> Model:
+    """Validate a model file's tables (`data`, read from `text` at `path`), or those a
+    matrix file gives one of its cells."""
     def where(table, key=None):
         return f"{path}:{locate(text, table, key)}"
 
@@ -190,7 +197,7 @@ def load_model(path: str | Path, overrides: dict[str, Any] | None = None) -> Mod
     spec_cls = import_spec(data["spec"], path, where(None, "spec"))
     symbolic = {k: v for k, v in data.get("symbolic", {}).items() if k not in (overrides or {})}
     return Model(path, text, spec_cls, data.get("description", ""), constants, groups,
-                 data.get("fairness", {}), engine, options, expect, symbolic)
+                 data.get("fairness", {}), engine, options, expect, symbolic, cell)
 
 
 def _check_keys(table: dict, schema: dict, name: str | None, where):

@@ -13,6 +13,16 @@ from checker.explicit.machine import Machine
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def spec_project(tmp_path: Path, monkeypatch, source: str, prefix: str) -> tuple[Path, str]:
+    """A tiny project, run from its root: a spec module (named after the test, so that
+    modules of two tests never collide in `sys.modules`) and a models/ directory."""
+    name = f"{prefix}_{tmp_path.name}"
+    (tmp_path / f"{name}.py").write_text(source)
+    (tmp_path / "models").mkdir()
+    monkeypatch.chdir(tmp_path)
+    return tmp_path, name
+
+
 def explore(spec_cls, constants=None, groups=None, fairness=None, **options):
     """RunResult of checking `spec_cls` with the given constants and CheckOptions fields."""
     machine = Machine(spec_cls, constants, groups, fairness=fairness)

@@ -10,6 +10,7 @@ from click.testing import CliRunner
 
 from checker.cli import main
 from checker.mutants import load_catalog
+from conftest import spec_project
 
 SPEC = """
 from checker import Int, Spec, action, invariant, reachable, require
@@ -54,11 +55,7 @@ class SameLight(Light):
 @pytest.fixture
 def project(tmp_path, monkeypatch):
     """A tiny project: a spec module, a models/ directory, run from its root."""
-    name = f"gatespec_{tmp_path.name}"
-    (tmp_path / f"{name}.py").write_text(SPEC)
-    (tmp_path / "models").mkdir()
-    monkeypatch.chdir(tmp_path)
-    return tmp_path, name
+    return spec_project(tmp_path, monkeypatch, SPEC, "gatespec")
 
 
 def write_model(root, module, cls="Light", expect="", name="light.toml"):

@@ -1,4 +1,5 @@
-"""The gate's `--html DIR`: an index of every model and its verdicts, each trace a page.
+"""The gate's `--html DIR`: an index of every model and its verdicts, each trace a page;
+and `check-model report --html DIR`: the verdict matrix, each trace a page.
 
 DIR/index.html links to DIR/<model>/<property>.html, the same page `show --html` writes,
 made from the trace file the gate wrote; the folder can be published as a CI artifact.
@@ -8,8 +9,9 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
-from ..files import file_name, write_text
-from ..gate import ModelOutcome, key, summary
+from ..files import file_name, read_text, write_text
+from ..gate import ModelOutcome, summary
+from . import results_page
 from .itf import read_itf
 from .trace_page import trace_page
 
@@ -49,5 +51,24 @@ def _section(directory: Path, o: ModelOutcome) -> str:
                     f"<td>{e(p.expected.value if p.expected else '-')}</td><td>{link}</td></tr>")
     table = ("<table><tr><th>property</th><th>kind</th><th>verdict</th><th>expected</th>"
              f"<th>trace</th></tr>{''.join(rows)}</table>") if rows else ""
-    return (f"<h2 id=\"{e(key(o.path))}\"><span class=\"{o.status}\">{o.status}</span> "
-            f"{e(key(o.path))}<span class=\"note\">{e(stats)}</span></h2>{notes}{table}\n")
+    return (f"<h2 id=\"{e(o.name)}\"><span class=\"{o.status}\">{o.status}</span> "
+            f"{e(o.name)}<span class=\"note\">{e(stats)}</span></h2>{notes}{table}\n")
+
+
+def write_results_site(directory: Path, results: dict, trace_dir: Path) -> Path:
+    """The verdict matrix as DIR/index.html, each of its trace files found below
+    `trace_dir` a page beside it and each proof certificate a copy, linked from its cell;
+    returns the index's path."""
+    links = {}
+    for m in results["matrices"].values():
+        for entry in m["cells"].values():
+            for p in entry.get("properties", {}).values():
+                if "trace" in p and (trace_dir / p["trace"]).is_file():
+                    page = results_page.trace_page_name(p["trace"])
+                    write_text(directory / page, trace_page(read_itf(trace_dir / p["trace"])))
+                    links[p["trace"]] = page
+                if "certificate" in p and (trace_dir / p["certificate"]).is_file():
+                    copy = f"certificates/{p['certificate']}"
+                    write_text(directory / copy, read_text(trace_dir / p["certificate"], "certificate"))
+                    links[p["certificate"]] = copy
+    return write_text(directory / "index.html", results_page.html_page(results, links))

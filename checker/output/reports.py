@@ -60,9 +60,10 @@ def junit(outcomes: list[ModelOutcome]) -> str:
     (invariants no `[expect]` claims) are a class of their own."""
     root = ET.Element("testsuites", name="check-model gate")
     for o in outcomes:
-        suite = ET.SubElement(root, "testsuite", name=key(o.path),
+        suite = ET.SubElement(root, "testsuite", name=o.name,
                               time=f"{o.result.stats.seconds:.3f}" if o.result else "0")
-        model = re.sub(r"\.toml$", "", key(o.path)).replace("/", ".").replace("\\", ".")
+        model = re.sub(r"\.toml$", "", key(o.path)).replace("/", ".").replace("\\", ".") + \
+            (f".{o.cell.name}" if o.cell else "")
         if o.error:
             case = ET.SubElement(suite, "testcase", classname=model, name="load")
             ET.SubElement(case, "error", message=o.error, type="model-error").text = o.error
@@ -153,7 +154,7 @@ def _code_flow(o: ModelOutcome, p: PropertyResult) -> dict:
 
 
 def _results(o: ModelOutcome) -> list[dict]:
-    model = key(o.path)
+    model = o.name
     found = []
     if o.error:
         found.append({"ruleId": "model-error", "level": "error", "message": {"text": o.error},
@@ -205,7 +206,7 @@ def markdown(outcomes: list[ModelOutcome], limit: int = COMMENT_LIMIT) -> str:
     for i, o in enumerate(rows):
         states = f"{o.result.stats.distinct_states:,}" if o.result else "-"
         notes = "; ".join(o.moved + o.notes + ([o.error] if o.error else [])).replace("|", "\\|")
-        row = f"| `{key(o.path)}` | {o.status} | {states} | {notes} |\n"
+        row = f"| `{o.name}` | {o.status} | {states} | {notes} |\n"
         if len(text) + len(row) > limit // 2:
             text += f"| {len(rows) - i} more models | | | in the artifact |\n"
             break
@@ -214,7 +215,7 @@ def markdown(outcomes: list[ModelOutcome], limit: int = COMMENT_LIMIT) -> str:
     for o in outcomes:
         for p in _unexpected(o):
             wanted = (p.expected or Verdict.HOLDS).value
-            title = f"`{key(o.path)}`: {p.name} expected {wanted}, got {p.verdict.value}"
+            title = f"`{o.name}`: {p.name} expected {wanted}, got {p.verdict.value}"
             if p.trace is None:
                 continue
             part = "\n".join(["", f"### {title}", "", f"{len(p.trace.steps) - 1} steps, trace "
