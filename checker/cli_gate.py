@@ -126,7 +126,7 @@ def mutants(catalog, only, include_slow):
         chosen = select(load_catalog(catalog), list(only), include_slow)
         missed = []
         for o in run_catalog(chosen):
-            _print_outcome(out, o)
+            _print_entry(out, o)
             if o.missed:
                 missed.append(o.entry)
     except CheckerError as e:
@@ -143,7 +143,7 @@ def mutants(catalog, only, include_slow):
     sys.exit(1 if missed else 0)
 
 
-def _print_outcome(out, o) -> None:
+def _print_entry(out, o) -> None:
     """`refuted`/`killed` or `MISSED`/`SURVIVED`, what and where, the length and the time."""
     e = o.entry
     word = ("killed" if e.is_mutant else "refuted") if not o.missed else \
