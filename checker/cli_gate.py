@@ -183,7 +183,12 @@ def _print_entry(out, o) -> None:
 @click.option("--traces", "trace_dir", type=click.Path(file_okay=False, path_type=Path),
               default=Path("traces"), show_default=True,
               help="Directory for the re-runs' traces, and where --html looks for them.")
-def report(paths, results_path, out_dir, html_dir, refresh, check, include_slow, trace_dir):
+@click.option("--catalog", type=click.Path(dir_okay=False, path_type=Path),
+              default=Path("models/mutants.toml"), show_default=True,
+              help="The refutation catalog whose entries each property's row names (none if "
+                   "the file does not exist).")
+def report(paths, results_path, out_dir, html_dir, refresh, check, include_slow, trace_dir,
+           catalog):
     """Write the verdict matrix (claims x settings) from the results file alone.
 
     With --refresh or --check, the cells whose inputs (model tables, spec and checker
@@ -210,7 +215,8 @@ def report(paths, results_path, out_dir, html_dir, refresh, check, include_slow,
                     _print_outcome(out, o, f"(stale, re-run: {o.cpu_seconds:.1f} s CPU)")
                     outcomes.append(o)
             results = results_file.merged(results, matrices, outcomes, trace_dir)
-        files = {out_dir / "results.md": results_page.markdown(results),
+        entries = load_catalog(catalog) if catalog.exists() else None
+        files = {out_dir / "results.md": results_page.markdown(results, entries),
                  out_dir / "results-summary.md": results_page.summary(results)}
         if refresh or check:
             files[results_path] = results_file.results_text(results)

@@ -9,7 +9,7 @@ from click.testing import CliRunner
 from checker.cli import main
 from checker.errors import ModelError
 from checker.matrix import load_matrix
-from conftest import spec_project
+from conftest import ROOT, spec_project
 
 SPEC = """
 from checker import Const, Int, Spec, action, fault, invariant, reachable, require
@@ -252,3 +252,16 @@ def test_a_matrix_of_proofs_reads_proved_and_links_each_certificate(project):
     page = (root / "site" / "index.html").read_text()
     assert '<a href="certificates/tank/small-none/within_cap.cert.json">P</a>' in page
     assert (root / "site/certificates/tank/small-none/within_cap.cert.json").is_file()
+
+
+def test_each_property_row_names_what_the_catalog_says_of_it():
+    """The report's property table names every catalog entry of the property: the models
+    whose own spec refutes it and the mutants it kills, with their lengths."""
+    from checker.mutants import load_catalog
+    from checker.output.results_page import catalog_text
+    catalog = load_catalog(ROOT / "models" / "mutants.toml")
+    for prop in {e.property for e in catalog.entries if e.property}:
+        text = catalog_text(catalog, prop)
+        for e in catalog.refutations_of(prop) + catalog.mutants_killed_by(prop):
+            assert e.label in text and (e.name is None or e.name in text)
+    assert catalog_text(catalog, "no_such_property") == "-" == catalog_text(None, "p1a")
