@@ -13,7 +13,7 @@ from . import gate as g
 from .matrix import is_matrix, load_matrix
 from .output import reports, results_file, results_page
 from .errors import CheckerError
-from .files import check_writable, write_text
+from .files import check_writable, read_text, write_text
 from .output.gate_page import write_results_site, write_site
 from .mutants import load_catalog, run_catalog, select
 from .output.render import console, fail, print_summary
@@ -169,7 +169,7 @@ def _print_entry(out, o) -> None:
               help="The results file (the gate's --results).")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
               default=Path("docs"), show_default=True,
-              help="Where results.md and results-summary.md go.")
+              help="Where results.md goes.")
 @click.option("--html", "html_dir", type=click.Path(file_okay=False, path_type=Path),
               help="Also write the matrix as DIR/index.html, each trace found below --traces a "
                    "page beside it.")
@@ -187,8 +187,12 @@ def _print_entry(out, o) -> None:
               default=Path("models/mutants.toml"), show_default=True,
               help="The refutation catalog whose entries each property's row names (none if "
                    "the file does not exist).")
+@click.option("--readme", type=click.Path(dir_okay=False, path_type=Path),
+              default=Path("README.md"), show_default=True,
+              help="A file whose block between the verdict summary's markers is the summary "
+                   "(left alone if it has none).")
 def report(paths, results_path, out_dir, html_dir, refresh, check, include_slow, trace_dir,
-           catalog):
+           catalog, readme):
     """Write the verdict matrix (claims x settings) from the results file alone.
 
     With --refresh or --check, the cells whose inputs (model tables, spec and checker
@@ -216,8 +220,11 @@ def report(paths, results_path, out_dir, html_dir, refresh, check, include_slow,
                     outcomes.append(o)
             results = results_file.merged(results, matrices, outcomes, trace_dir)
         entries = load_catalog(catalog) if catalog.exists() else None
-        files = {out_dir / "results.md": results_page.markdown(results, entries),
-                 out_dir / "results-summary.md": results_page.summary(results)}
+        files = {out_dir / "results.md": results_page.markdown(results, entries)}
+        summarised = readme.exists() and \
+            results_page.with_summary(read_text(readme, "README"), results_page.summary(results))
+        if summarised:
+            files[readme] = summarised
         if refresh or check:
             files[results_path] = results_file.results_text(results)
         if check:

@@ -9,6 +9,7 @@ from click.testing import CliRunner
 from checker.cli import main
 from checker.errors import ModelError
 from checker.matrix import load_matrix
+from checker.output.results_page import SUMMARY_BEGIN, SUMMARY_END
 from conftest import ROOT, spec_project
 
 SPEC = """
@@ -156,6 +157,8 @@ def test_an_unknown_property_is_an_error_at_its_table(project):
 def test_report_check_finds_stale_cells_and_refresh_makes_it_current(project):
     root, module = project
     path = write_matrix(root, module)
+    readme = root / "README.md"
+    readme.write_text(f"# Tank\n{SUMMARY_BEGIN}\nby hand\n{SUMMARY_END}\nthe rest\n")
     refreshed = run("report", "--refresh")
     assert refreshed.exit_code == 0, refreshed.output
     report = (root / "docs" / "results.md").read_text()
@@ -167,8 +170,12 @@ def test_report_check_finds_stale_cells_and_refresh_makes_it_current(project):
         in current.output
     assert run("report", "--refresh", "--all").exit_code == 0
     assert run("report", "--check").exit_code == 0
-    summary = (root / "docs" / "results-summary.md").read_text()
+    summary = readme.read_text()
     assert "| `within_cap` | 3 of 4 | cap = small, faults = flood |" in summary
+    assert "by hand" not in summary and summary.endswith(f"{SUMMARY_END}\nthe rest\n")
+    readme.write_text(summary.replace("3 of 4", "4 of 4"))
+    assert run("report", "--check").exit_code == 1   # a summary edited by hand is drift
+    assert run("report").exit_code == 0 and readme.read_text() == summary
 
     path.write_text(path.read_text().replace('doc = "capacity 3"', 'doc = "capacity three"'))
     assert run("report", "--check").exit_code == 1   # the doc is in the report

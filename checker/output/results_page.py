@@ -121,6 +121,20 @@ def markdown(results: dict, catalog=None) -> str:
     return "\n".join(line.replace("\n", " ") for line in out)
 
 
+SUMMARY_BEGIN = "<!-- the verdict summary: written by check-model report -->"
+SUMMARY_END = "<!-- end of the verdict summary -->"
+
+
+def with_summary(text: str, block: str) -> str | None:
+    """`text` (a README) with the block between its summary markers replaced by `block`;
+    None where it has no markers."""
+    head, begin, rest = text.partition(SUMMARY_BEGIN)
+    _, end, tail = rest.partition(SUMMARY_END)
+    if not (begin and end):
+        return None
+    return f"{head}{begin}\n{block}{end}{tail}"
+
+
 def summary(results: dict) -> str:
     """A short block for the README: each property, the cells where it holds, where not."""
     out = []
