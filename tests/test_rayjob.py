@@ -52,9 +52,9 @@ TRACES = {
     ("subfin_delete_late_F2", "p10_finalizer_after_stop"): 19,  # the same, a late reconcile
     ("latency_F0", "p7_succeeded_not_failed"): 19,   # no fault: a reconcile 30 s late
     ("latency_F0", "p11_effect_at_most_once"): 35,   # ... retries a succeeded job
-    ("sidecar_pod_F1", "p7_succeeded_not_failed"): 16,   # no gate: one container failure
-    ("sidecar_restart_F2", "p7_succeeded_not_failed"): 18,   # gate: two restarts fail it
-    ("sidecar_head_F1", "p7_succeeded_not_failed"): 16,  # head lost after the job succeeded
+    ("sidecar_pod_F1", "p7_succeeded_not_failed"): 17,   # no gate: one container failure
+    ("sidecar_restart_F2", "p7_succeeded_not_failed"): 19,   # gate: two restarts fail it
+    ("sidecar_head_F1", "p7_succeeded_not_failed"): 17,  # head lost after the job succeeded
     ("rules_self_late_F1", "p10_finalizer_after_stop"): 20,  # faked FAILED -> DeleteSelf
     ("interactive_F2", "p11_effect_at_most_once"): 34,   # resumed: the user submits again
     ("submitter_final_F1", "p18_outcome_agrees_with_ray"): 13,  # #2314: Failed, not terminal
@@ -71,6 +71,11 @@ TRACES = {
     ("interactive_delete_F1", "p10b_deleted_rayjob_ray_stopped"): 13,  # StopJob with no jobId
     ("interactive_hand_F1", "p12_single_submit_call"): 17,  # the RayCluster by hand: resubmit
     ("interactive_hand_F1", "p3_driver_once_per_attempt"): 19,
+    ("sidecar_head_early_F1", "p3_driver_once_per_attempt"): 12,  # re-created head, same id
+    ("sidecar_head_early_F1", "p12_single_submit_call"): 10,      # ... its container submits
+    ("sidecar_ft_early_F1", "p12_single_submit_call"): 10,        # the same with GCS FT
+    ("sidecar_prerun_F0", "p7_succeeded_not_failed"): 16,  # no fault: never Ready, deadline
+    ("sidecar_late_F0", "p7_succeeded_not_failed"): 18,    # no fault: a late 30 s check
 }
 # The same for the models of `pytest -m slow` (their traces are replayed by the fast suite).
 SLOW_TRACES = {
@@ -106,10 +111,10 @@ KILLS = [
     (mutants.Eager404Fail, "happy_F0", "p7_succeeded_not_failed", 18),
     (mutants.FailedMapsToComplete, "happy_F0", "p13b_complete_implies_stopped_or_succeeded", 19),
     (mutants.StatusUpdateNoVersion, "rayjob", "p2a_job_matches_attempt", 12),
-    (mutants.SidecarHeadRecreated, "sidecar_head_F1", "p3_driver_once_per_attempt", 12),
+    (mutants.SidecarHeadRecreated, "sidecar_head_F1", "p3_driver_once_per_attempt", 13),
     (mutants.SidecarMissingHeadIgnored, "sidecar_head_F1", "p15c_no_stuck_missing_submitter",
-     15),
-    (mutants.SidecarRestartNoStatusCheck, "sidecar_restart_F1", "p7_succeeded_not_failed", 17),
+     16),
+    (mutants.SidecarRestartNoStatusCheck, "sidecar_restart_F1", "p7_succeeded_not_failed", 18),
     (mutants.RulesIgnoreTTL, "rules_staged_F0", "p9_ttl_respected", 21),
     (mutants.RulesIgnoreCondition, "rules_self_late_F1", "p9_ttl_respected", 15),
     (mutants.InteractiveDrawsJobId, "interactive_F1", "p4_identity_stable", 11),
@@ -509,13 +514,13 @@ MODE_KILLS = [
     (mutants.ClusterNameInInitializing, "sidecar_F0", {},     # its two names per attempt:
      {"p1a_one_cluster_name_per_attempt": 7, "p1b_cluster_created_once_per_attempt": 7,
       "p5a_no_cr_overlap": 7, "s_model_bounds": 12}),  # p3 and p12 count per name (1a's)
-    (mutants.SidecarHeadRecreated, "sidecar_head_F1", {}, {"p3_driver_once_per_attempt": 12,
-                                                            "p12_single_submit_call": 10}),
+    (mutants.SidecarHeadRecreated, "sidecar_head_F1", {}, {"p3_driver_once_per_attempt": 13,
+                                                            "p12_single_submit_call": 11}),
     (mutants.SidecarHeadRecreated, "sidecar_head_F1", {"sidecar_restart": True},  # the gate's
-     {"p3_driver_once_per_attempt": 14, "p12_single_submit_call": 12}),  # *_sidecar_restart
+     {"p3_driver_once_per_attempt": 15, "p12_single_submit_call": 13}),  # *_sidecar_restart
     (mutants.StatusUpdateNoVersion, "rayjob", SIDECAR, {"p4_identity_stable": 6}),
-    (mutants.BackoffOffByOne, "sidecar_F0", {}, {"p6_retries_bounded": 39}),
-    (mutants.Eager404Fail, "sidecar_F0", {}, {"p7_succeeded_not_failed": 16}),
+    (mutants.BackoffOffByOne, "sidecar_F0", {}, {"p6_retries_bounded": 41}),
+    (mutants.Eager404Fail, "sidecar_F0", {}, {"p7_succeeded_not_failed": 17}),
     (mutants.RetryAllReasons, "deadline_F0", SIDECAR, {"p8_excluded_not_retried": 11}),
     (mutants.ClusterNameInInitializing, "interactive_F0", {},
      {"p1a_one_cluster_name_per_attempt": 7, "p1b_cluster_created_once_per_attempt": 7,
@@ -591,49 +596,49 @@ SETTING_KILLS = [
      {"p8_excluded_not_retried": 10}),
     (mutants.ClusterNameInInitializing, "sidecar_ft_F2", {},
      {"p1b_cluster_created_once_per_attempt": 7}),
-    (mutants.SidecarHeadRecreated, "sidecar_ft_F2", {}, {"p12_single_submit_call": 10}),
+    (mutants.SidecarHeadRecreated, "sidecar_ft_F2", {}, {"p12_single_submit_call": 11}),
     (mutants.ClusterNameInInitializing, "sidecar_stale_F2", {},
      {"p1a_one_cluster_name_per_attempt": 7, "p1b_cluster_created_once_per_attempt": 7}),
     (mutants.StatusUpdateNoVersion, "sidecar_stale_F2", {}, {"p4_identity_stable": 6}),
     (mutants.BackoffOffByOne, "sidecar_stale_F2", {"program": "FAIL", "backoff_limit": 0},
-     {"p6_retries_bounded": 16}),
+     {"p6_retries_bounded": 17}),
     (mutants.RetryAllReasons, "sidecar_stale_F2", {"active_deadline": "XLONG", "backoff_limit": 1},
      {"p8_excluded_not_retried": 10}),
     (mutants.SidecarHeadRecreated, "sidecar_stale_F2", {},
-     {"p3_driver_once_per_attempt": 12, "p12_single_submit_call": 10}),
+     {"p3_driver_once_per_attempt": 13, "p12_single_submit_call": 11}),
     (mutants.SidecarHeadRecreated, "sidecar_stale_F2", {"sidecar_restart": True},  # the gate's
-     {"p3_driver_once_per_attempt": 14, "p12_single_submit_call": 12}),
+     {"p3_driver_once_per_attempt": 15, "p12_single_submit_call": 13}),
     (mutants.NoSubmissionId, "sidecar_ft_F2", {"sidecar_restart": True},
      {"p3_driver_once_per_attempt": 13, "p12_single_submit_call": 11}),
     (mutants.ClusterNameInInitializing, "sidecar_stale_F2", {"gcs_ft": True},
      {"p1b_cluster_created_once_per_attempt": 7}),
     (mutants.SidecarHeadRecreated, "sidecar_stale_F2", {"gcs_ft": True},
-     {"p12_single_submit_call": 10}),
+     {"p12_single_submit_call": 11}),
     (mutants.NoSubmissionId, "sidecar_stale_F2", {"gcs_ft": True, "sidecar_restart": True},
      {"p3_driver_once_per_attempt": 13, "p12_single_submit_call": 11}),
     (mutants.ClusterNameInInitializing, "sidecar_edit_head_F2", {},
      {"p1b_cluster_created_once_per_attempt": 7}),
     (mutants.SidecarHeadRecreated, "sidecar_edit_head_F2", {},
-     {"p3_driver_once_per_attempt": 12, "p12_single_submit_call": 10}),
+     {"p3_driver_once_per_attempt": 13, "p12_single_submit_call": 11}),
     (mutants.SidecarHeadRecreated, "sidecar_edit_head_F2", {"sidecar_restart": True},
-     {"p3_driver_once_per_attempt": 14, "p12_single_submit_call": 12}),
+     {"p3_driver_once_per_attempt": 15, "p12_single_submit_call": 13}),
     (mutants.ClusterNameInInitializing, "sidecar_edit_head_F2", {"gcs_ft": True},
      {"p1b_cluster_created_once_per_attempt": 7}),
     (mutants.SidecarHeadRecreated, "sidecar_edit_head_F2", {"gcs_ft": True},
-     {"p12_single_submit_call": 10}),
+     {"p12_single_submit_call": 11}),
     (mutants.NoSubmissionId, "sidecar_edit_head_F2", {"gcs_ft": True, "sidecar_restart": True},
      {"p3_driver_once_per_attempt": 13, "p12_single_submit_call": 11}),
     (mutants.ClusterNameInInitializing, "sidecar_edit_head_F2", {"L": 1, "groups": STALE},
      {"p1b_cluster_created_once_per_attempt": 7}),
-    (mutants.SidecarHeadRecreated, "sidecar_edit_head_F2", {"L": 1, "groups": STALE},
-     {"p3_driver_once_per_attempt": 12, "p12_single_submit_call": 10}),
+    (mutants.SidecarHeadRecreated, "sidecar_edit_head_F2", {"L": 2, "groups": STALE},
+     {"p3_driver_once_per_attempt": 13, "p12_single_submit_call": 11}),
     (mutants.SidecarHeadRecreated, "sidecar_edit_head_F2",
-     {"L": 1, "groups": STALE, "sidecar_restart": True},
-     {"p3_driver_once_per_attempt": 14, "p12_single_submit_call": 12}),
+     {"L": 2, "groups": STALE, "sidecar_restart": True},
+     {"p3_driver_once_per_attempt": 15, "p12_single_submit_call": 13}),
     (mutants.ClusterNameInInitializing, "sidecar_edit_head_F2",
      {"gcs_ft": True, "L": 1, "groups": STALE}, {"p1b_cluster_created_once_per_attempt": 7}),
     (mutants.SidecarHeadRecreated, "sidecar_edit_head_F2",
-     {"gcs_ft": True, "L": 1, "groups": STALE}, {"p12_single_submit_call": 10}),
+     {"gcs_ft": True, "L": 2, "groups": STALE}, {"p12_single_submit_call": 11}),
     (mutants.NoSubmissionId, "sidecar_edit_head_F2",
      {"gcs_ft": True, "L": 1, "groups": STALE, "sidecar_restart": True},
      {"p3_driver_once_per_attempt": 13, "p12_single_submit_call": 11}),
@@ -649,13 +654,13 @@ SETTING_KILLS = [
     (mutants.ClusterNameInInitializing, "validation_F2", SIDECAR,
      {"p1a_one_cluster_name_per_attempt": 7, "p5a_no_cr_overlap": 7}),
     (mutants.BackoffOffByOne, "validation_F2", {**SIDECAR, "program": "FAIL"},
-     {"p6_retries_bounded": 20}),
+     {"p6_retries_bounded": 21}),
     (mutants.RetryAllReasons, "validation_F2",
      {**SIDECAR, "active_deadline": "XLONG", "backoff_limit": 1}, {"p8_excluded_not_retried": 11}),
     (mutants.ClusterNameInInitializing, "slow/user_ops_retry_F2", SIDECAR,
      {"p1a_one_cluster_name_per_attempt": 7}),
     (mutants.BackoffOffByOne, "slow/user_ops_retry_F2", {**SIDECAR, "backoff_limit": 0},
-     {"p6_retries_bounded": 15}),
+     {"p6_retries_bounded": 16}),
     (mutants.RetryAllReasons, "slow/user_ops_retry_F2",
      {**SIDECAR, "active_deadline": "XLONG", "backoff_limit": 1}, {"p8_excluded_not_retried": 10}),
     (mutants.ClusterNameInInitializing, "interactive_stale_F2", {},

@@ -63,7 +63,7 @@ class RayJobState(CacheVersions):
     rj_b: RJBody = EMPTY
     cl_cr: Map[ClusterId, bool] = Map.fill(False)          # RayCluster objects
     head: Map[ClusterId, Head] = Map.fill(Head.NONE)       # their head pods (may linger)
-    head_lost: Map[ClusterId, bool] = Map.fill(False)      # SidecarMode: deleted for good
+    provisioned: Map[ClusterId, bool] = Map.fill(False)    # SidecarMode: every pod was Ready
     workers_suspended: Map[ClusterId, bool] = Map.fill(False)   # by a DeleteWorkers rule
     job: Option[JobObj] = None                   # the submitter Job, named after the RayJob
     pods: Map[PodSlot, Option[SubPod]] = Map.fill(None)
@@ -184,13 +184,22 @@ class RayJobState(CacheVersions):
 
     # ------------------------------------------------------------ what objects look like
     def _cl_view(s, c) -> CrView:
-        """A RayCluster is Ready once its head serves (S4). Its `state` is never reset
-        (`calculateStatus` only ever sets Ready), which matters only for a head that is
-        never re-created (SidecarMode): that cluster stays Ready."""
+        """A RayCluster's `state` is Ready from the first time every pod was Ready, and
+        never reset (raycluster.py); outside SidecarMode that is while its head serves
+        (S4)."""
         if not s.cl_cr[c]:
             return CrView.ABSENT
-        ready = s.head[c] is Head.SERVING or (s.mode is Mode.SIDECAR and s.head_lost[c])
+        ready = s.provisioned[c] if s._provisioning_split() else s.head[c] is Head.SERVING
         return CrView.READY if ready else CrView.NOT_READY
+
+    def _provisioning_split(s) -> bool:
+        """Is Ready a step of its own (SidecarMode), or the head serving (S4)?"""
+        return s.mode is Mode.SIDECAR
+
+    def _head_lost(s, c) -> bool:
+        """SidecarMode: c's head pod is gone for good, its RayCluster provisioned."""
+        return (s.mode is Mode.SIDECAR and s.cl_cr[c] and s.provisioned[c]
+                and s.head[c] is Head.NONE)
 
     def _job_view(s) -> JobView:
         if s.job is None:
@@ -215,6 +224,11 @@ class RayJobState(CacheVersions):
         s.m_clean = False
         old = s._cl_view(c)
         s.cl_cr[c], s.head[c] = cr, head
+        s._cluster_view_moved(c, old)
+
+    def _cluster_view_moved(s, c, old: CrView):
+        """The RayCluster `c` changed: a new cache version if the operator's view did."""
+        s.m_clean = False
         if s._cl_view(c) is not old:
             s._cache_replaced(c, old)
 
