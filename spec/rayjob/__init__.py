@@ -13,7 +13,7 @@ actor:
     cache.py        the informer cache catching up, and the `stale` fault (checker/kubernetes's)
     submitter.py    the K8s Job controller and the submitter pod's shell script
     sidecar.py      SidecarMode: the submitter container of the head pod
-    deletion.py     deletionStrategy.deletionRules: DeleteWorkers / DeleteCluster / DeleteSelf
+    deletion.py     deletionStrategy: the rules and the legacy onSuccess/onFailure policies
     interactive.py  InteractiveMode: Waiting, the user setting spec.jobId and submitting
     raycluster.py   the RayCluster controller bringing the head up; head restarts
     rayhead.py      Ray's Jobs API: put-if-absent submit, stop, lazy recovery
@@ -75,7 +75,9 @@ recomputing from what is persisted, provided every side effect is keyed by persi
 * Complete/Failed delete only the RayCluster, after `endTime + ttlSecondsAfterFinished`;
   the RayJob and the submitter Job stay unless DELETE_RAYJOB_CR_AFTER_JOB_FINISHES is set.
   With deletion rules (§8.1) each matching rule acts after its own TTL, the most
-  destructive overdue one per reconcile.
+  destructive overdue one per reconcile; the legacy onSuccess/onFailure policies (§8.2)
+  act only for a jobStatus SUCCEEDED or FAILED, so a deadline in Initializing deletes
+  nothing.
 * Two replicas: leader election lets one reconcile at a time, but a leader paused past its
   Lease (fault `leader_failover`, failover.py) resumes the reconcile it was in, with the
   RayJob it had read, before it learns it lost the Lease. Its status and finalizer
@@ -177,7 +179,6 @@ Abstractions and simplifications (each keeps the verdicts of the properties)
   flag a violation the exact history would not.
 
 Left out, and why the verdicts do not depend on it: clusterSelector mode (no creates or
-deletes: nothing for the at-most-once claims to check), the legacy `deletionStrategy`
-onSuccess/onFailure policies (the TTL path's timing, which claim 9 checks; the deletion
-rules are modelled, deletion.py), batch schedulers (hooks around the same steps).
+deletes: nothing for the at-most-once claims to check), batch schedulers (hooks around
+the same steps).
 """

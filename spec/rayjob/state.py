@@ -17,9 +17,9 @@ from checker import Const, Ghost, Int, Map, Option, SpecError, initial
 from checker.kubernetes.cache import CacheVersions
 
 from .types import (BACKOFF_LIMIT, EMPTY, NEW_RJ, OLDER, Age, CacheSt, ClStat, ClusterId, CrView,
-                    ExitMode, Head, JobId, JobObj, JobView, JCond, Key, Kind, KvKey, Mode, Outcome,
-                    Pc, Phase, PodSlot, Rank, Rec, Result, RJBody, RJHead, Rules, Sidecar, Sink,
-                    Stray, SubPod, Timer, SIDECAR_RESTART_LIMIT, WRITES)
+                    ExitMode, Head, JobId, JobObj, JobView, JCond, Key, Kind, KvKey, Legacy, Mode,
+                    Outcome, Pc, Phase, PodSlot, Rank, Rec, Result, RJBody, RJHead, Rules, Sidecar,
+                    Sink, Stray, SubPod, Timer, SIDECAR_RESTART_LIMIT, WRITES)
 
 Count = Int[0, 2]            # saturating: 2 means "more than once"
 
@@ -36,6 +36,8 @@ class RayJobState(CacheVersions):
     delete_rj_after_finish = Const(False, "env DELETE_RAYJOB_CR_AFTER_JOB_FINISHES")
     deletion_rules = Const(Rules.OFF, "spec.deletionStrategy.deletionRules (feature gate "
                                       "RayJobDeletionPolicy, on by default)")
+    legacy_policy = Const(Legacy.OFF, "spec.deletionStrategy.onSuccess/onFailure (legacy; "
+                                      "feature gate RayJobDeletionPolicy)")
     gcs_ft = Const(False, "GCS fault tolerance (Redis): job records survive a head restart")
     driver_on_worker = Const(False, "entrypoint_num_cpus / entrypoint_resources (or "
                                     "RAY_JOB_ALLOW_DRIVER_ON_WORKER_NODES): the job supervisor "
@@ -174,6 +176,9 @@ class RayJobState(CacheVersions):
         if s.deletion_rules is not Rules.OFF and s.shutdown_after_finishes:
             raise SpecError("deletionRules and shutdownAfterJobFinishes are mutually "
                             "exclusive (V:771-773)")
+        if s.deletion_rules is not Rules.OFF and s.legacy_policy is not Legacy.OFF:
+            raise SpecError("deletionRules and the legacy onSuccess/onFailure policies are "
+                            "mutually exclusive (V:774-776)")
         if s.mode is Mode.INTERACTIVE and s.backoff_limit > 0:
             raise SpecError("InteractiveMode rejects a positive backoffLimit (V:587-589)")
         s.rj = s.rj._replace(job_id_set=s.spec_job_id)
