@@ -7,10 +7,10 @@ raycluster_controller.go:2017-2022 and utils/util.go:587-606 at feeaf72fa); neit
 ever reset. The kubelet marks a pod NotReady as soon as one of its regular containers has
 stopped, exit 0 included. So in SidecarMode, where the submitter is a container of the
 head pod that waits only for the GCS on 127.0.0.1, a job that ends before the last worker
-pod is ready leaves a head that serves but is never Ready again (finding (a) of
-docs/kuberay.md §3.6). `pods_ready` is that first time; the workers' lag behind the head
-(node scale-up, image pulls) is its delay after `head_serves`: nothing else reads the
-worker pods.
+pod is ready leaves a head that serves but is never Ready again, and its RayJob in
+Initializing (docs/kuberay.md §3.6). `pods_ready` is that first time; the workers' lag
+behind the head (node scale-up, image pulls) is its delay after `head_serves`: nothing
+else reads the worker pods.
 
 Outside SidecarMode no container of the head pod stops while Ray serves, and nothing
 happens between the head serving and the cluster being Ready that either could tell
