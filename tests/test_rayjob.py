@@ -26,7 +26,8 @@ from spec.rayjob.proofs import (AtMostOnceLemmas, DriverOnceLemmas, InteractiveO
                                  SidecarOnceLemmas, StaleAtMostOnceLemmas, StaleDriverOnceLemmas,
                                  StaleLemmas)
 from spec.rayjob.spec import RayJob
-from spec.rayjob.types import ClusterId, Head, JStat, Mode, Phase, Rank, Reason, Rec, Rules
+from spec.rayjob.types import (ClusterId, Head, JStat, Legacy, Mode, Phase, Rank, Reason, Rec,
+                               Rules)
 
 ROOT = Path(__file__).resolve().parent.parent
 MODEL_NAMES = ["rayjob"] + sorted(p.stem for p in (ROOT / "models/rayjob").glob("*.toml"))
@@ -278,6 +279,9 @@ def test_the_lemmas_hold_where_a_spec_edit_turns_an_ended_attempt_validation_fai
     ({"mode": Mode.SIDECAR, "sub_backoff_limit": 1}, {"sub_backoff_limit": 2},
      "SidecarMode rejects submitterConfig"),
     ({"deletion_rules": Rules.STAGED}, {"shutdown_after_finishes": False}, "mutually exclusive"),
+    ({"deletion_rules": Rules.STAGED, "shutdown_after_finishes": False,
+      "legacy_policy": Legacy.DELETE_CLUSTER}, {"legacy_policy": Legacy.OFF},
+     "legacy onSuccess/onFailure policies are mutually exclusive"),
     ({"ttl": Rank.XLONG, "shutdown_after_finishes": False}, {"shutdown_after_finishes": True},
      "needs shutdownAfterJobFinishes")])
 def test_constants_kuberay_validation_rejects_are_refused(rejected, fix, message):

@@ -22,6 +22,7 @@ LIVE_MODELS = [m for m in MODEL_NAMES if m.startswith("live_")]
 # examples/traces/<model>/<property>.itf.json.
 LASSOS = {
     ("live_unfair_F0", "l1_reaches_complete_or_failed"): (0, 0),   # no reconcile at all
+    ("live_sidecar_F0", "l1_reaches_complete_or_failed"): (16, 16),  # no fault: slow workers
     ("live_unfair_F0", "l3_cluster_deleted_after_ttl"): (19, 19),
     ("live_unfair_F0", "l4_retrying_reaches_new"): (19, 19),
     ("live_unfair_F0", "l5_runs_at_least_once"): (0, 0),
@@ -29,7 +30,7 @@ LASSOS = {
     ("live_hand_job_F1", "l1_reaches_complete_or_failed"): (14, 14),   # gap (i): error loop
     ("live_hand_job_F1", "l5_runs_at_least_once"): (14, 14),
     ("live_http_head_ft_F1", "l1_reaches_complete_or_failed"): (20, 19),  # stranded PENDING
-    ("live_sidecar_F1", "l5_runs_at_least_once"): (21, 21),  # SidecarMode: the same 300 s
+    ("live_sidecar_F1", "l5_runs_at_least_once"): (17, 17),  # never Ready (live_sidecar_F0)
     ("live_interactive_unfair_F1", "l6_suspend_honoured"): (10, 10),  # Waiting: no suspend
     ("live_validation_F1", "l1_reaches_complete_or_failed"): (2, 2),  # ValidationFailed stays
     ("live_http_net_F1", "l5_runs_at_least_once"): (22, 22),  # a head restart before the run
@@ -39,7 +40,6 @@ LASSOS = {
 MUTANT_LASSOS = [
     (mutants.PreFix3903, "live_head_noft_F1", "l1_reaches_complete_or_failed", 23, 22),  # #3903
     (mutants.StopJobFatal, "live_delete_F1", "l2_deleted_rayjob_removed", 7, 6),       # #4850
-    (mutants.SidecarMissingHeadIgnored, "live_sidecar_head_F1", "l5_runs_at_least_once", 21, 21),
     (mutants.Eager404Fail, "live_interactive_F0", "l5_runs_at_least_once", 19, 19),  # no user yet
     (mutants.PreRunningDeadlineIgnored, "live_prerun_F0", "l1_reaches_complete_or_failed", 10,
      10),                                                                             # #4178

@@ -13,7 +13,7 @@ actor:
     cache.py        the informer cache catching up, and the `stale` fault (checker/kubernetes's)
     submitter.py    the K8s Job controller and the submitter pod's shell script
     sidecar.py      SidecarMode: the submitter container of the head pod
-    deletion.py     deletionStrategy.deletionRules: DeleteWorkers / DeleteCluster / DeleteSelf
+    deletion.py     deletionStrategy: the rules and the legacy onSuccess/onFailure policies
     interactive.py  InteractiveMode: Waiting, the user setting spec.jobId and submitting
     raycluster.py   the RayCluster controller bringing the head up; head restarts
     rayhead.py      Ray's Jobs API: put-if-absent submit, stop, lazy recovery
@@ -48,9 +48,13 @@ recomputing from what is persisted, provided every side effect is keyed by persi
   A head restart without GCS fault tolerance empties the GCS: the retried pod (or HTTPMode's
   404 -> SubmitJob) then submits the same id again and the program runs twice.
 * SidecarMode (§3.6) builds the submitter into the head pod instead, with the jobId
-  frozen in; the head pod is never re-created (restartPolicy Never and
-  `ray.io/disable-provisioned-head-restart`), so a lost head cannot re-run the driver
-  within an attempt: Running finds no head pod, fails with AppFailed, and retries.
+  frozen in; once the RayCluster is provisioned the head pod is never re-created
+  (restartPolicy Never and `ray.io/disable-provisioned-head-restart`), so a lost head
+  cannot re-run the driver: Running finds no head pod, fails with AppFailed, and
+  retries. Before that a lost head is re-created and its container submits the same id
+  again. The container waits only for the GCS, not for the workers, and its exit (0
+  included) makes the head pod NotReady: a job that ends before the last pod is Ready
+  leaves a RayCluster that is never Ready and a RayJob in Initializing for ever.
   Without the SidecarSubmitterRestart gate the container submits with no status
   pre-check and is never restarted: one transient failure fails the RayJob.
 * InteractiveMode (§3.7) names no jobId: Initializing goes to Waiting, which copies
@@ -71,7 +75,9 @@ recomputing from what is persisted, provided every side effect is keyed by persi
 * Complete/Failed delete only the RayCluster, after `endTime + ttlSecondsAfterFinished`;
   the RayJob and the submitter Job stay unless DELETE_RAYJOB_CR_AFTER_JOB_FINISHES is set.
   With deletion rules (§8.1) each matching rule acts after its own TTL, the most
-  destructive overdue one per reconcile.
+  destructive overdue one per reconcile; the legacy onSuccess/onFailure policies (§8.2)
+  act only for a jobStatus SUCCEEDED or FAILED, so a deadline in Initializing deletes
+  nothing.
 * Two replicas: leader election lets one reconcile at a time, but a leader paused past its
   Lease (fault `leader_failover`, failover.py) resumes the reconcile it was in, with the
   RayJob it had read, before it learns it lost the Lease. Its status and finalizer
@@ -124,8 +130,10 @@ Abstractions and simplifications (each keeps the verdicts of the properties)
   state of each orbit expanded: an unused name keeps its `cl_attempt` ghost, and the
   lowest-unused rule then tells apart names that differ only in that dead ghost
   (README, Symmetry). Symmetry finds few further orbits where it holds.
-* RayCluster status Ready iff its head serves (S4): the operator reads nothing else of
-  it. Deleting a CR is immediate; its pods linger until `gc_cluster_pods`, which is what
+* RayCluster status Ready (raycluster.py): in SidecarMode from the first time every pod
+  was Ready, never reset; elsewhere iff its head serves (S4: nothing there tells the two
+  apart, the probe of tests/test_rayjob_pods.py checks it): the operator reads nothing
+  else of it. Deleting a CR is immediate; its pods linger until `gc_cluster_pods`, which is what
   claim 5 is about, except with GCS fault tolerance, whose Redis clean-up finalizer takes
   the head and its records first (`_cr_deleted`: the wait is folded into the deletion;
   while it lasts the CR counts as not deleted for the RayJob controller anyway). A cluster re-created under a
@@ -171,7 +179,6 @@ Abstractions and simplifications (each keeps the verdicts of the properties)
   flag a violation the exact history would not.
 
 Left out, and why the verdicts do not depend on it: clusterSelector mode (no creates or
-deletes: nothing for the at-most-once claims to check), the legacy `deletionStrategy`
-onSuccess/onFailure policies (the TTL path's timing, which claim 9 checks; the deletion
-rules are modelled, deletion.py), batch schedulers (hooks around the same steps).
+deletes: nothing for the at-most-once claims to check), batch schedulers (hooks around
+the same steps).
 """

@@ -100,8 +100,8 @@ class ApiServer(RayJobState, kubernetes.ApiServer):
         terminating head no longer serves."""
         if s.gcs_ft:
             s._head_deleted(c)
-        s.head_lost[c] = s.workers_suspended[c] = False
         s._set_cluster(c, False, s.head[c])
+        s.provisioned[c] = s.workers_suspended[c] = False
 
     def _remove_rj(s):
         s._write_rj(None, EMPTY)

@@ -1,4 +1,4 @@
-"""deletionStrategy.deletionRules: what a finished RayJob deletes, and when (§8).
+"""deletionStrategy: what a finished RayJob deletes, and when (§8, §8.1).
 
 The feature gate RayJobDeletionPolicy is Beta and on by default (F:107); the rules act
 when `spec.deletionStrategy` is set, and exclude `shutdownAfterJobFinishes` (V:771-773).
@@ -14,15 +14,21 @@ A rule matching jobStatus FAILED also matches the FAILED that the 30 s submitter
 writes while the Ray job may still run (C:1263-1286, §3.3): DeleteSelf then deletes the
 RayJob, whose deletion skips StopJob because that jobStatus is terminal (C:116).
 
-Simplifications: the legacy onSuccess/onFailure policies are left out (they use the TTL
-path's endTime + ttlSecondsAfterFinished, checked by claim 9); rules come as the presets
-of `Rules`; the worker groups' `suspend` is read current (an Update on a stale copy
-would only get 409 and be repeated).
+The legacy onSuccess/onFailure policies (`handleLegacyDeletionPolicy`, C:1471-1512, checked
+before shutdownAfterJobFinishes at C:434-442) pick onSuccess for the persisted jobStatus
+SUCCEEDED and onFailure for FAILED; any other jobStatus (New, PENDING, RUNNING: a deadline,
+a submitter failure; STOPPED) returns `{}` and nothing is ever deleted. Otherwise they act
+after endTime + ttlSecondsAfterFinished, once (`executeDeletionPolicy`, C:1560-1587).
+
+Simplifications: rules come as the presets of `Rules`, the legacy policies as one policy
+for both fields (`Legacy`); the worker groups' `suspend` is read current (an Update on a
+stale copy would only get 409 and be repeated).
 """
 from checker import kubernetes
 
 from .state import RayJobState
-from .types import (IMPACT, CrView, JStat, Pc, Phase, Policy, Rank, Result, Rule, Rules, Timer)
+from .types import (IMPACT, LEGACY_POLICY, CrView, JStat, Legacy, Pc, Phase, Policy, Rank, Result,
+                    Rule, Rules, Timer)
 
 RULE_SETS = {
     Rules.OFF: (),
@@ -33,6 +39,7 @@ RULE_SETS = {
     Rules.SELF_ON_FAILED: (Rule(Policy.DELETE_SELF, JStat.FAILED, Rank.OFF),
                            Rule(Policy.DELETE_CLUSTER, JStat.SUCCEEDED, Rank.OFF)),
 }
+LEGACY_STATUSES = (JStat.SUCCEEDED, JStat.FAILED)       # C:1475-1483
 RULE_TIMERS = {Rank.XLONG: "t_rule_hour", Rank.DAY: "t_rule_day"}
 POLICY_CALL = {Policy.DELETE_WORKERS: Pc.SUSPEND_WORKERS, Policy.DELETE_CLUSTER: Pc.DELETE_CLUSTER,
                Policy.DELETE_SELF: Pc.DELETE_RJ}
@@ -104,9 +111,35 @@ class DeletionRules(RayJobState, kubernetes.CallSteps):
         s._end(s._after_cleanup_result())
         return True
 
+    # ------------------------------------------------------------ legacy onSuccess/onFailure
+    def _apply_legacy_policy(s):
+        """handleLegacyDeletionPolicy (C:1471-1512): only a persisted jobStatus SUCCEEDED or
+        FAILED selects a policy, else `{}`; RequeueAfter until endTime + TTL; then
+        executeDeletionPolicy (C:1560-1587): DeleteCluster deletes a RayCluster that is
+        still there (deleteClusterResources), DeleteWorkers suspends its worker groups,
+        DeleteSelf deletes the RayJob."""
+        policy = LEGACY_POLICY[s.legacy_policy]
+        if not s._legacy_selects_policy():
+            s._end(Result.WAIT)
+        elif not s._ttl_expired():
+            s._end(Result.REQUEUE)
+        elif policy is Policy.DELETE_SELF or not s._rule_done(policy):
+            s.pc = POLICY_CALL[policy]
+        else:
+            s._end(Result.WAIT)
+
+    def _legacy_selects_policy(s) -> bool:
+        """The switch on the persisted jobStatus (C:1475-1483): onSuccess for SUCCEEDED,
+        onFailure for FAILED, none otherwise."""
+        return s.m_h.job_status in LEGACY_STATUSES
+
     # ------------------------------------------------------------ ghosts of claim 9
     def _cleanup_configured(s, policy: Policy) -> bool:
-        """Does the configuration ask for this clean-up of the RayJob as persisted?"""
+        """Does the configuration ask for this clean-up of the RayJob as persisted? The
+        legacy policies as the user reads them: onSuccess for Complete, onFailure for
+        Failed (KubeRay goes by the jobStatus instead, which claim l3 tells apart)."""
+        if s.legacy_policy is not Legacy.OFF:
+            return policy is LEGACY_POLICY[s.legacy_policy]
         if s.deletion_rules is Rules.OFF:
             deletes_self = policy is Policy.DELETE_SELF
             return (s.shutdown_after_finishes and policy is not Policy.DELETE_WORKERS
@@ -115,6 +148,6 @@ class DeletionRules(RayJobState, kubernetes.CallSteps):
 
     def _cleanup_due(s, policy: Policy) -> bool:
         """Has the time come for it (endTime + the TTL of a rule asking for it)?"""
-        if s.deletion_rules is Rules.OFF:
+        if s.deletion_rules is Rules.OFF:            # shutdown or the legacy policies
             return s.t_ttl is Timer.FIRED
         return any(r.policy is policy and s._rule_due(r) for r in s._rules() if matches(r, s.rj))

@@ -224,16 +224,16 @@ class SelfDeleteIgnoresTTL(RayJob):
 class SidecarHeadRecreated(RayJob):
     """M21, kuberay #4234 ("Sidecar mode shouldn't restart head pod when head pod is
     deleted") before its fix: without `ray.io/disable-provisioned-head-restart` the
-    RayCluster controller re-creates a lost head pod from the
-    RayCluster's template, whose submitter container submits the same id again, to an
-    empty GCS."""
+    RayCluster controller re-creates a lost head pod from the RayCluster's template even
+    once the cluster is provisioned, and its submitter container submits the same id
+    again, to an empty GCS."""
 
-    def _head_after_restart(s, c):
+    def _head_after_restart(s, c, container):
         if s.mode is not Mode.SIDECAR or not s.cl_cr[c]:
-            super()._head_after_restart(c)
+            super()._head_after_restart(c, container)
             return
         s._set_cluster(c, True, Head.STARTING)
-        s._sidecar_starts(c, s.rj_b.job_id)
+        s._sidecar_starts(c, container.job_id)
 
 
 class SidecarMissingHeadIgnored(RayJob):

@@ -23,7 +23,7 @@ from .state import RayJobState
 from .types import (CR_STATUS, DRAWN_JOB_IDS, NONTERMINAL_RECS, NOT_RETRIED, REC_STATUS,
                     SUBMITTER_MODES, TERMINAL,
                     CacheSt, ClStat, ClusterId, CrView, Head, JobId, JobView, JStat, Kind, KvKey,
-                    Mode, Pc, Phase, Policy, Reason, Rec, Result, Rules, Timer, key)
+                    Legacy, Mode, Pc, Phase, Policy, Reason, Rec, Result, Rules, Timer, key)
 
 
 class Operator(RayJobState, kubernetes.CallSteps):
@@ -596,10 +596,12 @@ class Operator(RayJobState, kubernetes.CallSteps):
 
     # ------------------------------------------------------------ Complete / Failed
     def _finished(s):
-        """C:420-447: the deletion rules if set (deletion.py), else
+        """C:420-447: the deletion rules or the legacy policies if set (deletion.py), else
         handleShutdownAfterJobFinishes (C:1515-1556); never writes status."""
         if s.deletion_rules is not Rules.OFF:
             s._apply_deletion_rules()
+        elif s.legacy_policy is not Legacy.OFF:
+            s._apply_legacy_policy()
         elif not s.shutdown_after_finishes:
             s._end(Result.WAIT)
         elif not s._ttl_expired():

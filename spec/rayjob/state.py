@@ -17,9 +17,9 @@ from checker import Const, Ghost, Int, Map, Option, SpecError, initial
 from checker.kubernetes.cache import CacheVersions
 
 from .types import (BACKOFF_LIMIT, EMPTY, NEW_RJ, OLDER, Age, CacheSt, ClStat, ClusterId, CrView,
-                    ExitMode, Head, JobId, JobObj, JobView, JCond, Key, Kind, KvKey, Mode, Outcome,
-                    Pc, Phase, PodSlot, Rank, Rec, Result, RJBody, RJHead, Rules, Sidecar, Sink,
-                    Stray, SubPod, Timer, SIDECAR_RESTART_LIMIT, WRITES)
+                    ExitMode, Head, JobId, JobObj, JobView, JCond, Key, Kind, KvKey, Legacy, Mode,
+                    Outcome, Pc, Phase, PodSlot, Rank, Rec, Result, RJBody, RJHead, Rules, Sidecar,
+                    Sink, Stray, SubPod, Timer, SIDECAR_RESTART_LIMIT, WRITES)
 
 Count = Int[0, 2]            # saturating: 2 means "more than once"
 
@@ -36,6 +36,8 @@ class RayJobState(CacheVersions):
     delete_rj_after_finish = Const(False, "env DELETE_RAYJOB_CR_AFTER_JOB_FINISHES")
     deletion_rules = Const(Rules.OFF, "spec.deletionStrategy.deletionRules (feature gate "
                                       "RayJobDeletionPolicy, on by default)")
+    legacy_policy = Const(Legacy.OFF, "spec.deletionStrategy.onSuccess/onFailure (legacy; "
+                                      "feature gate RayJobDeletionPolicy)")
     gcs_ft = Const(False, "GCS fault tolerance (Redis): job records survive a head restart")
     driver_on_worker = Const(False, "entrypoint_num_cpus / entrypoint_resources (or "
                                     "RAY_JOB_ALLOW_DRIVER_ON_WORKER_NODES): the job supervisor "
@@ -63,7 +65,7 @@ class RayJobState(CacheVersions):
     rj_b: RJBody = EMPTY
     cl_cr: Map[ClusterId, bool] = Map.fill(False)          # RayCluster objects
     head: Map[ClusterId, Head] = Map.fill(Head.NONE)       # their head pods (may linger)
-    head_lost: Map[ClusterId, bool] = Map.fill(False)      # SidecarMode: deleted for good
+    provisioned: Map[ClusterId, bool] = Map.fill(False)    # SidecarMode: every pod was Ready
     workers_suspended: Map[ClusterId, bool] = Map.fill(False)   # by a DeleteWorkers rule
     job: Option[JobObj] = None                   # the submitter Job, named after the RayJob
     pods: Map[PodSlot, Option[SubPod]] = Map.fill(None)
@@ -174,6 +176,9 @@ class RayJobState(CacheVersions):
         if s.deletion_rules is not Rules.OFF and s.shutdown_after_finishes:
             raise SpecError("deletionRules and shutdownAfterJobFinishes are mutually "
                             "exclusive (V:771-773)")
+        if s.deletion_rules is not Rules.OFF and s.legacy_policy is not Legacy.OFF:
+            raise SpecError("deletionRules and the legacy onSuccess/onFailure policies are "
+                            "mutually exclusive (V:774-776)")
         if s.mode is Mode.INTERACTIVE and s.backoff_limit > 0:
             raise SpecError("InteractiveMode rejects a positive backoffLimit (V:587-589)")
         s.rj = s.rj._replace(job_id_set=s.spec_job_id)
@@ -184,13 +189,22 @@ class RayJobState(CacheVersions):
 
     # ------------------------------------------------------------ what objects look like
     def _cl_view(s, c) -> CrView:
-        """A RayCluster is Ready once its head serves (S4). Its `state` is never reset
-        (`calculateStatus` only ever sets Ready), which matters only for a head that is
-        never re-created (SidecarMode): that cluster stays Ready."""
+        """A RayCluster's `state` is Ready from the first time every pod was Ready, and
+        never reset (raycluster.py); outside SidecarMode that is while its head serves
+        (S4)."""
         if not s.cl_cr[c]:
             return CrView.ABSENT
-        ready = s.head[c] is Head.SERVING or (s.mode is Mode.SIDECAR and s.head_lost[c])
+        ready = s.provisioned[c] if s._provisioning_split() else s.head[c] is Head.SERVING
         return CrView.READY if ready else CrView.NOT_READY
+
+    def _provisioning_split(s) -> bool:
+        """Is Ready a step of its own (SidecarMode), or the head serving (S4)?"""
+        return s.mode is Mode.SIDECAR
+
+    def _head_lost(s, c) -> bool:
+        """SidecarMode: c's head pod is gone for good, its RayCluster provisioned."""
+        return (s.mode is Mode.SIDECAR and s.cl_cr[c] and s.provisioned[c]
+                and s.head[c] is Head.NONE)
 
     def _job_view(s) -> JobView:
         if s.job is None:
@@ -215,6 +229,11 @@ class RayJobState(CacheVersions):
         s.m_clean = False
         old = s._cl_view(c)
         s.cl_cr[c], s.head[c] = cr, head
+        s._cluster_view_moved(c, old)
+
+    def _cluster_view_moved(s, c, old: CrView):
+        """The RayCluster `c` changed: a new cache version if the operator's view did."""
+        s.m_clean = False
         if s._cl_view(c) is not old:
             s._cache_replaced(c, old)
 

@@ -254,6 +254,20 @@ class Rules(Enum):
     SELF_ON_FAILED = "jobStatus FAILED: DeleteSelf at 0 s; SUCCEEDED: DeleteCluster at 0 s"
 
 
+class Legacy(Enum):
+    """spec.deletionStrategy.onSuccess / onFailure (legacy), one policy for both: which
+    one each names changes nothing the claims see."""
+    OFF = "no legacy policy"
+    DELETE_WORKERS = "onSuccess and onFailure: DeleteWorkers"
+    DELETE_CLUSTER = "onSuccess and onFailure: DeleteCluster"
+    DELETE_SELF = "onSuccess and onFailure: DeleteSelf"
+
+
+LEGACY_POLICY = {Legacy.DELETE_WORKERS: Policy.DELETE_WORKERS,
+                 Legacy.DELETE_CLUSTER: Policy.DELETE_CLUSTER,
+                 Legacy.DELETE_SELF: Policy.DELETE_SELF}
+
+
 class Result(Enum):
     """What a reconcile returned: `{}`, `RequeueAfter 3s`, an error (rate-limited retry)."""
     NONE = "none"

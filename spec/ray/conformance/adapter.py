@@ -27,7 +27,7 @@ from .local import ENV, LocalRay, stop_tree
 
 CALL_TIMEOUT = 30.0                      # any single CLI or SDK call
 ATTACH = 4.0                             # time for `ray job logs --follow` to connect
-DEADLINES = {"sub_follow": 30.0, "sub_broken": 30.0, "cluster_ready": 30.0,
+DEADLINES = {"sub_follow": 30.0, "sub_broken": 30.0, "head_serves": 30.0,
              "head_restart": 15.0, "driver_start": 20.0}
 
 
@@ -153,7 +153,7 @@ class RayAdapter:
         for f in self.ctrl.glob("*.exit"):
             f.unlink()
 
-    def do_cluster_ready(self, c, ahead):
+    def do_head_serves(self, c, ahead):
         self.ray.start()
 
     # ------------------------------------------------------------ real calls

@@ -10,3 +10,4 @@ class ProofGroups(RayJobState):
     hand_deletes_cluster = GroupOn("user_delete_cluster")
     hand_deletes_job = GroupOn("user_delete_job")
     head_restarts = GroupOn("head_restart")
+    heads_restart_unprovisioned = GroupOn("head_restart_early")

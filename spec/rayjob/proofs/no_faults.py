@@ -395,10 +395,15 @@ class NoFaultLemmas(RayJobState):
 
     @invariant
     def lemma_subfin_not_fired_while_running(s):
-        """So the 30 s check never fires while the attempt's submitter exists in flight."""
+        """So the 30 s check never fires while the attempt's submitter exists in flight,
+        except in SidecarMode's Initializing, where a container that exits before the
+        RayCluster is Ready keeps it from ever being Ready (raycluster.py): the RayJob
+        stays there, and Initializing does not look at the timer."""
         if not _calm(s):
             return True
-        return s.t_subfin is not Timer.FIRED or not _submitter_exists(s) or not _in_flight(s)
+        stranded = s.mode is Mode.SIDECAR and s.rj.phase is Phase.INITIALIZING
+        return (s.t_subfin is not Timer.FIRED or not _submitter_exists(s) or not _in_flight(s)
+                or stranded)
 
     @invariant
     def lemma_finished_job_terminal_record(s):

@@ -9,7 +9,7 @@ found by a counterexample to induction that Houdini printed (`check-model MODEL 
 from checker import invariant
 
 from ..state import RayJobState
-from ..types import ClusterId, Exit, Head, KvKey, Mode, Pc, Phase, Rec, SubPc
+from ..types import ClusterId, CrView, Exit, Head, KvKey, Mode, Pc, Phase, Rec, SubPc
 from .no_faults import ENDED, _calm
 
 
@@ -24,7 +24,7 @@ class NoFaultModeLemmas(RayJobState):
     def lemma_no_head_lost(s):
         """Only a fault (a head restart) loses a head, and deleting the RayCluster clears
         the mark: without faults no RayCluster is Ready for want of a head (S4)."""
-        return s.F != 0 or not any(s.head_lost.values())
+        return s.F != 0 or not any(s._head_lost(c) for c in ClusterId)
 
     @invariant
     def lemma_starting_head_is_fresh(s):
@@ -44,13 +44,13 @@ class NoFaultModeLemmas(RayJobState):
 
     @invariant
     def lemma_no_settling_on_a_ready_cluster(s):
-        """A clean reconcile of Initializing whose RayCluster is Ready (its head serves, S4)
+        """A clean reconcile of Initializing whose RayCluster is Ready
         moves on (C:208-236): it never settles there, so no timer fires meanwhile (in
         SidecarMode the container may already have run the job)."""
         if not _calm(s) or s.rj.phase is not Phase.INITIALIZING or s.att_cluster is None:
             return True
         c = s.att_cluster
-        return not (s.cl_cr[c] and s.head[c] is Head.SERVING) or not s.settled
+        return s._cl_view(c) is not CrView.READY or not s.settled
 
     @invariant
     def lemma_records_were_submitted(s):

@@ -4,7 +4,8 @@ and one submit call per attempt reaches the head, for every backoffLimit and fau
 
 In SidecarMode the only submitter of a cluster name is the container of its head pod,
 which carries the id frozen into it at the create, and a head pod is never re-created
-(`ray.io/disable-provisioned-head-restart`): the name's GCS holds at most that one record,
+once provisioned (`ray.io/disable-provisioned-head-restart`; a restart before that,
+`head_restart_early`, is left out): the name's GCS holds at most that one record,
 created by the container's first accepted submit, and it stays as long as the container
 (both go with the pod). So a driver starts on a name at most once. They hold with one
 operator process and no hand deletion of the RayCluster (Initializing re-creates it under
@@ -27,7 +28,7 @@ class SidecarOnceLemmas(ProofGroups):
     def _one_sidecar_per_name(s) -> bool:
         """The setting of the module docstring (the pools sufficing too)."""
         return (s.mode is Mode.SIDECAR and not s.failed_over and not s.hand_deletes_cluster
-                and not s.id_overflow)
+                and not s.heads_restart_unprovisioned and not s.id_overflow)
 
     def _own_record(s, c: ClusterId) -> Rec:
         """The record of the id frozen into c's container (c has one)."""
@@ -46,7 +47,7 @@ class SidecarOnceLemmas(ProofGroups):
         until the RayCluster's deletion wipes it (`_cr_deleted`): till then the name is
         not created again."""
         return not s._one_sidecar_per_name() or all(
-            s.kv[k] is Rec.NONE or (s.gcs_ft and s.head_lost[k.c] and s.cl_cr[k.c])
+            s.kv[k] is Rec.NONE or (s.gcs_ft and s._head_lost(k.c) and s.cl_cr[k.c])
             or (s.sidecar[k.c] is not None and k.j is s.sidecar[k.c].job_id)
             for k in s.kv)
 
@@ -58,7 +59,7 @@ class SidecarOnceLemmas(ProofGroups):
         and no head, so no call reaches it and no driver starts on it. (Without it a
         lingering head, its RayCluster gone, may be lost too.)"""
         return s.mode is not Mode.SIDECAR or not s.gcs_ft or all(
-            not s.head_lost[c] or (s.cl_cr[c] and s.head[c] is Head.NONE) for c in ClusterId)
+            not s._head_lost(c) or (s.cl_cr[c] and s.head[c] is Head.NONE) for c in ClusterId)
 
     @invariant
     def lemma_ft_head_lives_with_its_cluster(s):
