@@ -23,7 +23,7 @@ import click
 from rich.markup import escape
 
 from .errors import CheckerError
-from .engines import ENGINES
+from .engines import ENGINES, Feature
 from .files import check_writable, write_text
 from .output.itf import from_itf, read_itf
 from .model import load_model
@@ -178,24 +178,21 @@ def check(model, consts, json_path, trace_dir, max_states, max_seconds, deadlock
     m = load_model(model, consts)
     if simulate:
         m.engine = "simulate"
-    simulation_flags(m, walks, depth, seed, per_property)
-    if m.engine == "simulate" and max_seconds and not walks:
-        m.options.walks = None                  # walk until the time is up
-    if max_states:
-        m.options.max_states = max_states
-    if max_seconds:
-        m.options.max_seconds = max_seconds
-    if deadlock is not None:
-        m.options.deadlock = deadlock
-    if properties:
-        m.options.properties = list(properties)
     if engine:
         m.engine = engine
-    if store:
-        m.options.store = store
-    m.options.workers = workers or (1 if ray_address else cores())   # Ray: the cluster's CPUs
-    if ray_address:
-        m.options.ray = ray_address
+    if m.engine == "simulate" and max_seconds and not walks:
+        m.options.walks = None                  # walk until the time is up
+    for option, value, flag in (
+            ("walks", walks, "--walks"), ("seed", seed, "--seed"), ("max_depth", depth, "--depth"),
+            ("traces_per_property", per_property, "--traces-per-property"),
+            ("max_states", max_states, "--max-states"), ("max_seconds", max_seconds, "--max-seconds"),
+            ("deadlock", deadlock, "--deadlock"), ("properties", list(properties) or None, "-p"),
+            ("store", store, "--store"), ("workers", workers, "--workers"),
+            ("ray", ray_address, "--ray")):
+        if value is not None:
+            m.set_option(option, value, flag)
+    if workers is None and not ray_address and Feature.WORKERS in ENGINES[m.engine].accepts:
+        m.options.workers = cores()             # Ray: the cluster's CPUs
     if no_symmetry:
         m.options.symmetry = []
     with nullcontext() if quiet else ProgressLine(err) as progress:
@@ -211,23 +208,6 @@ def check(model, consts, json_path, trace_dir, max_states, max_seconds, deadlock
     if result.interrupted:
         sys.exit(3)
     sys.exit(result.exit_code)
-
-
-def simulation_flags(m, walks, depth, seed, per_property):
-    """Set the walks, depth, seed and traces per property asked for; walks and a seed
-    only for a simulation."""
-    given = [flag for flag, value in (("--walks", walks), ("--seed", seed)) if value is not None]
-    if given and m.engine != "simulate":
-        raise click.UsageError(f"{' and '.join(given)} only for a simulation (--simulate), "
-                               f"not the {m.engine} engine")
-    if walks:
-        m.options.walks = walks
-    if seed is not None:
-        m.options.seed = seed
-    if depth:
-        m.options.max_depth = depth
-    if per_property:
-        m.options.traces_per_property = per_property
 
 
 @main.command()

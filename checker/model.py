@@ -15,7 +15,7 @@ from typing import Any
 
 from .lang.dsl import Kind, Spec
 from .errors import SPEC_FAILURES, ModelError, SpecError, user_frame
-from .engines import CONCRETE, ENGINES, EXPLICIT
+from .engines import ENGINES, Feature, refusal, refused
 from .options import CheckOptions
 from .files import read_text, read_toml
 from .explicit.machine import Machine
@@ -45,6 +45,7 @@ class Model:
     options: CheckOptions
     expect: dict[str, Verdict]
     symbolic: dict[str, str] = dataclasses.field(default_factory=dict)   # name -> constraint
+    flags: dict[str, str] = dataclasses.field(default_factory=dict)   # option -> the CLI flag that set it
 
     @property
     def name(self) -> str:
@@ -52,6 +53,11 @@ class Model:
 
     def where(self, table: str | None, key: str | None = None) -> str:
         return f"{self.path}:{locate(self.text, table, key)}"
+
+    def set_option(self, option: str, value, flag: str) -> None:
+        """Set an option of CheckOptions from the command line's `flag`."""
+        setattr(self.options, option, value)
+        self.flags[option] = flag
 
     def machine(self) -> Machine:
         """Bind the spec to this model's constants and groups."""
@@ -63,7 +69,7 @@ class Model:
                                              ("fairness", self.fairness), ("symbolic", self.symbolic))
                           if e.key in names), None)
             raise ModelError(str(e), self.where(table, e.key)) from None
-        self._check_symbolic()
+        self._check_engine(m)
         known = {p.name for p in m.properties} | {"deadlock"}
         for table, names in (("check", self.options.properties or []), ("expect", self.expect)):
             for name in names:
@@ -88,10 +94,27 @@ class Model:
                                  f"(its invariants: {', '.join(sorted(invariants))})",
                                  self.where("check", "lemmas"))
 
+    def _check_engine(self, m: Machine):
+        """The engine takes every feature the run asks for (`checker/engines.py`)."""
+        found = refused(self.engine, m, self.options)
+        if found is None:
+            return
+        feature, why = found
+        if why in self.flags:
+            raise ModelError(refusal(self.engine, feature, self.flags[why]), str(self.path))
+        if feature is Feature.SYMBOLIC_CONSTANTS:
+            raise ModelError(refusal(self.engine, feature, f"[symbolic] {why}; set it in "
+                                     f"[constants] or with -D {why}=VALUE"),
+                             self.where("symbolic", why))
+        prop = next((p for p in m.properties if p.name == why), None)
+        raise ModelError(refusal(self.engine, feature, why),
+                         prop.where if prop is not None and prop.where else
+                         m.where if feature is Feature.STEP_PROPERTIES else self.where("check", why))
+
     def _check_symmetry(self, m: Machine):
         """The sets `[check] symmetry` names exist and hold; no liveness is checked with
-        them (the explicit engines'; the symbolic ones ignore symmetry)."""
-        if not self.options.symmetry or self.engine not in EXPLICIT:
+        them (the explicit-state engines'; the others have no use for symmetry)."""
+        if not self.options.symmetry or not ENGINES[self.engine].counts_states:
             return
         try:
             symmetry_of(m, self.options.symmetry)
@@ -101,15 +124,6 @@ class Model:
                   (self.options.properties is None or p.name in self.options.properties)]
         if chosen:
             raise ModelError(liveness_refused(chosen), self.where("check", "symmetry"))
-
-    def _check_symbolic(self):
-        """Symbolic constants are for the symbolic engines."""
-        for name in self.symbolic:
-            if self.engine in CONCRETE:
-                raise ModelError(f"constant {name} is symbolic: the {self.engine} engine needs a "
-                                 f"concrete value (set it in [constants] or with -D {name}=VALUE), "
-                                 f"or check with --engine bmc, kind or pdr",
-                                 self.where("symbolic", name))
 
 
 def locate(text: str, table: str | None, key: str | None) -> int:
@@ -160,9 +174,6 @@ def load_model(path: str | Path, overrides: dict[str, Any] | None = None) -> Mod
     if lemmas is not None and not all(isinstance(p, str) for p in lemmas):
         raise ModelError('lemmas must be a list of invariant names or patterns (e.g. "lemma_*")',
                          where("check", "lemmas"))
-    if lemmas is not None and engine != "pdr":
-        raise ModelError(f"lemmas are candidates of the pdr engine's Houdini, not of the "
-                         f"{engine} engine", where("check", "lemmas"))
     symmetry = check.get("symmetry", [])
     if not all(isinstance(name, str) for name in symmetry):
         raise ModelError("symmetry must be a list of names (an Enum, a tuple of its members, an "

@@ -265,7 +265,6 @@ TINY_MODEL = """
     engine = "explicit"
     properties = ["bounded", "finished", "ends"]
     deadlock = false
-    max_states = 100
 
     [expect]
     bounded = "holds"

@@ -58,7 +58,7 @@ class Search:
 class ExplicitEngine:
     """Breadth-first exploration of a Machine (see module docstring)."""
 
-    name = "explicit"
+    name = "interpreter"
 
     def __init__(self, machine: Machine, options: CheckOptions,
                  progress: Callable[[Stats], None] | None = None, method: str = "interpreter"):

@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from ..engines import ENGINES
 from ..results import RunResult, Verdict
 from .summary import more_traces, run_line, steps_text, warnings
 
@@ -72,7 +73,7 @@ def print_details(out: Console, result: RunResult) -> None:
                       escape(trace))
     out.print(table)
     s = result.stats
-    if result.engine == "explicit":
+    if ENGINES[result.engine].counts_states:
         line = (f"{s.distinct_states:,} distinct states, {s.transitions:,} transitions, "
                 f"depth {s.depth}, {s.seconds:.2f} s, {s.states_per_second:,.0f} states/s")
         if result.method:
