@@ -31,7 +31,7 @@ from pathlib import Path
 
 import z3
 
-from .relation import Failure, Relation, Step
+from .relation import Failure, GuardedPath, Relation
 from .terms import identical
 
 FORMAT = b"check-model relation 2\n"
@@ -187,7 +187,7 @@ def _back(i: int, terms: list):
     return t
 
 
-def _step_meta(s: Step, terms: list, rel) -> tuple:
+def _step_meta(s: GuardedPath, terms: list, rel) -> tuple:
     """A step, each next-state leaf a term index, or None where the step leaves it as it
     was (most leaves of most steps: only what a step changes is written)."""
     which = None if s.binding is None else rel.machine.bindings.index(s.binding)
@@ -195,12 +195,12 @@ def _step_meta(s: Step, terms: list, rel) -> tuple:
             [None if identical(t, x) else _term(t, terms) for t, x in zip(s.next, rel.flat)])
 
 
-def _step(meta, terms: list, bindings, flat: list) -> Step:
+def _step(meta, terms: list, bindings, flat: list) -> GuardedPath:
     which, label, choices, guard, nxt = meta
     binding = None if which is None else bindings[which]
     if (binding.label if binding else None) != label:
         raise ValueError(f"step of {label}, but binding {which} is another")
-    return Step(binding, choices, _back(guard, terms),
+    return GuardedPath(binding, choices, _back(guard, terms),
                 [x if i is None else _back(i, terms) for i, x in zip(nxt, flat)])
 
 
