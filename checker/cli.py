@@ -241,7 +241,7 @@ def certify(certs, model):
         m = load_model(model)
         m.engine = "pdr"
         certificates = [Certificate.read(cert) for cert in certs]
-        certifier = Certifier(m.machine())
+        certifier = Certifier(m.bound())
         failures = [certifier.check(c) for c in certificates]
     except CheckerError as e:
         fail(err, e)

@@ -55,6 +55,8 @@ class Registered:
 
     cls: str                        # "module:Class", imported only when the engine runs
     accepts: frozenset[Feature]
+    concrete: bool                  # runs the spec on concrete states: given a Machine
+                                    # (scratch, codecs, oracle), else the bound spec alone
     counts_states: bool             # an explicit-state search: its states are the run's size
     summary: str
 
@@ -71,25 +73,25 @@ _SEARCH = {F.STEP_PROPERTIES, F.LIVENESS, F.SYMMETRY, F.TRACES, F.STATE_LIMIT, F
            F.WORKERS, F.RAY}
 _PROOF = {F.SYMBOLIC_CONSTANTS, F.STEP_PROPERTIES, F.SYMMETRY}
 ENGINES: dict[str, Registered] = {
-    "explicit": Registered("checker.choice:Automatic", frozenset(_SEARCH), True,
+    "explicit": Registered("checker.choice:Automatic", frozenset(_SEARCH), True, True,
                            "breadth-first: the bulk engine where it pays, else the interpreter"),
-    "bulk": Registered("checker.bulk.engine:BulkEngine", frozenset({F.WORKERS}), True,
+    "bulk": Registered("checker.bulk.engine:BulkEngine", frozenset({F.WORKERS}), True, True,
                        "breadth-first, a level at a time as numpy arrays"),
     "interpreter": Registered("checker.explicit.explorer:ExplicitEngine", frozenset(_SEARCH),
-                              True, "breadth-first, one state at a time"),
+                              True, True, "breadth-first, one state at a time"),
     "simulate": Registered("checker.explicit.simulate:Simulator",
-                           frozenset({F.STEP_PROPERTIES, F.SYMMETRY, F.TRACES, F.WALKS}), False,
-                           "random walks: violations, never a proof"),
-    "bmc": Registered("checker.symbolic.bmc:BMC", frozenset(_PROOF), False,
+                           frozenset({F.STEP_PROPERTIES, F.SYMMETRY, F.TRACES, F.WALKS}), True,
+                           False, "random walks: violations, never a proof"),
+    "bmc": Registered("checker.symbolic.bmc:BMC", frozenset(_PROOF), False, False,
                       "bounded model checking: counterexamples"),
-    "kind": Registered("checker.symbolic.kind:KInduction", frozenset(_PROOF), False,
+    "kind": Registered("checker.symbolic.kind:KInduction", frozenset(_PROOF), False, False,
                        "k-induction: proofs"),
-    "pdr": Registered("checker.symbolic.pdr:PDR", frozenset({*_PROOF, F.LEMMAS}), False,
+    "pdr": Registered("checker.symbolic.pdr:PDR", frozenset({*_PROOF, F.LEMMAS}), False, False,
                       "Z3 Spacer: proofs with an invariant, certified"),
 }
 
 
-# The options that ask for a feature: when each asks (from its value), and its flag
+# The options of CheckOptions that ask for a feature, and when each does (from its value)
 OPTIONS: dict[str, tuple[Feature, Callable[[object], bool]]] = {
     "symmetry": (F.SYMMETRY, bool),
     "traces_per_property": (F.TRACES, lambda k: k > 1),
@@ -140,7 +142,8 @@ def refusal(name: str, feature: Feature, asker: str) -> str:
 
 def run_engine(name: str, spec, options: CheckOptions, model_name: str = "",
                progress: Progress | None = None) -> RunResult:
-    """Check `spec` (a bound Machine) with the engine called `name`."""
+    """Check `spec` (a Machine for an engine that runs on concrete states, else a
+    BoundSpec) with the engine called `name`."""
     found = refused(name, spec, options)
     if found:
         raise CheckerError(refusal(name, *found))

@@ -19,7 +19,7 @@ from .engines import ENGINES, Feature, refusal, refused
 from .options import CheckOptions
 from .files import read_text, read_toml
 from .explicit.machine import Machine
-from .lang.bound import LIVENESS_KINDS, BindError
+from .lang.bound import LIVENESS_KINDS, BindError, BoundSpec
 from .results import Verdict
 from .explicit.store import STORES
 from .explicit.symmetry import NotSymmetric, liveness_refused, symmetry_of
@@ -60,10 +60,18 @@ class Model:
         self.flags[option] = flag
 
     def machine(self) -> Machine:
-        """Bind the spec to this model's constants and groups."""
+        """Bind the spec to this model's constants and groups, for running it."""
+        return self.bound(concrete=True)
+
+    def bound(self, concrete: bool | None = None) -> BoundSpec:
+        """Bind the spec to this model's constants and groups: a Machine if `concrete`
+        (by default, if the model's engine runs on concrete states), else the bound spec
+        alone (what the symbolic engines read)."""
+        if concrete is None:
+            concrete = ENGINES[self.engine].concrete
         try:
-            m = Machine(self.spec_cls, self.constants, self.groups, symbolic=self.symbolic,
-                        fairness=self.fairness)
+            m = (Machine if concrete else BoundSpec)(self.spec_cls, self.constants, self.groups,
+                                                     symbolic=self.symbolic, fairness=self.fairness)
         except BindError as e:
             table = next((t for t, names in (("constants", self.constants), ("groups", self.groups),
                                              ("fairness", self.fairness), ("symbolic", self.symbolic))
@@ -84,7 +92,7 @@ class Model:
                              self.where("expect", "deadlock"))
         return m
 
-    def _check_lemmas(self, m: Machine):
+    def _check_lemmas(self, m: BoundSpec):
         """Each pattern of `[check] lemmas` names some invariant of the spec (a typo would
         leave a lemma out silently, and the proof would fail far from it)."""
         invariants = [p.name for p in m.properties if p.kind == Kind.INVARIANT]
@@ -94,7 +102,7 @@ class Model:
                                  f"(its invariants: {', '.join(sorted(invariants))})",
                                  self.where("check", "lemmas"))
 
-    def _check_engine(self, m: Machine):
+    def _check_engine(self, m: BoundSpec):
         """The engine takes every feature the run asks for (`checker/engines.py`)."""
         found = refused(self.engine, m, self.options)
         if found is None:

@@ -14,6 +14,7 @@ from checker import engines, pipeline
 from checker.cli import main
 from checker.engines import Feature, Registered
 from checker.gate import discover
+from checker.lang.bound import BoundSpec
 from checker.lang.dsl import Kind
 from checker.model import load_model
 from checker.results import PropertyResult, RunResult, Stats, Verdict
@@ -39,7 +40,7 @@ def toy(monkeypatch):
     """The toy engine registered (accepting nothing beyond the basics), under `toy`."""
     def register(accepts=frozenset()):
         monkeypatch.setitem(engines.ENGINES, "toy",
-                            Registered("tests.test_engines:Toy", accepts, False, "a toy"))
+                            Registered(f"{__name__}:Toy", accepts, False, False, "a toy"))
     register()
     return register
 
@@ -56,12 +57,18 @@ def model(tmp_path: Path, spec: str, check: str = "", more: str = "") -> Path:
     return path
 
 
-def test_a_registered_engine_runs_from_a_model_file_and_reports_its_own_name(toy, tmp_path):
+def test_a_registered_engine_runs_from_a_model_file_and_reports_its_own_name(
+        toy, tmp_path, monkeypatch):
+    """... given the bound spec alone, not a Machine, as its line does not say `concrete`."""
+    given = []
+    monkeypatch.setattr(Toy, "__init__", lambda self, spec, options, progress=None:
+                        (given.append(type(spec)), setattr(self, "spec", spec)) and None)
     path = model(tmp_path, "examples.diehard:DieHard")
     result = run(path, "--traces", tmp_path, "-v", "--json", tmp_path / "r.json")
     assert result.exit_code == 3, result.output
     assert "(DieHard, toy engine)" in result.output
     assert '"engine": "toy"' in (tmp_path / "r.json").read_text()
+    assert given == [BoundSpec]
 
 
 @pytest.mark.parametrize("key, value, feature", [
