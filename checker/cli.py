@@ -23,6 +23,7 @@ import click
 from rich.markup import escape
 
 from .errors import CheckerError
+from .options import Store
 from .engines import ENGINES, Feature
 from .files import check_writable, write_text
 from .output.itf import from_itf, read_itf
@@ -31,7 +32,6 @@ from . import pipeline
 from .cli_conform import conform
 from .cli_gate import gate, mutants
 from .explicit.parallel import cores
-from .explicit.store import STORES
 from .output.progress import ProgressLine
 from .output.render import console, fail, print_result, print_summary, print_trace
 from .output.summary import counted
@@ -134,7 +134,7 @@ def _not_nan(ctx, param, value):
 @click.option("-p", "--property", "properties", multiple=True, help="Check only this property (repeatable).")
 @click.option("--engine", type=click.Choice(sorted(ENGINES)),
               help="Engine to use instead of the model's [check] engine.")
-@click.option("--store", type=click.Choice(STORES),
+@click.option("--store", type=click.Choice([s.value for s in Store]),
               help="Visited states of the interpreter: kept whole (exact), as 64-bit "
                    "fingerprints, or auto: exact up to 262,144 states, then fingerprints. "
                    "Liveness keeps them whole.")
@@ -187,7 +187,7 @@ def check(model, consts, json_path, trace_dir, max_states, max_seconds, deadlock
             ("traces_per_property", per_property, "--traces-per-property"),
             ("max_states", max_states, "--max-states"), ("max_seconds", max_seconds, "--max-seconds"),
             ("deadlock", deadlock, "--deadlock"), ("properties", list(properties) or None, "-p"),
-            ("store", store, "--store"), ("workers", workers, "--workers"),
+            ("store", store and Store(store), "--store"), ("workers", workers, "--workers"),
             ("ray", ray_address, "--ray")):
         if value is not None:
             m.set_option(option, value, flag)

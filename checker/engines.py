@@ -17,7 +17,7 @@ from typing import Callable, ClassVar, Protocol
 from .errors import CheckerError
 from .lang.bound import LIVENESS_KINDS
 from .lang.dsl import Kind
-from .options import CheckOptions
+from .options import CheckOptions, Store
 from .results import RunResult, Stats
 
 Progress = Callable[[Stats | str], None]      # statistics, or a message
@@ -96,7 +96,7 @@ OPTIONS: dict[str, tuple[Feature, Callable[[object], bool]]] = {
     "symmetry": (F.SYMMETRY, bool),
     "traces_per_property": (F.TRACES, lambda k: k > 1),
     "max_states": (F.STATE_LIMIT, lambda n: n is not None),
-    "store": (F.STORE, lambda mode: mode != "auto"),
+    "store": (F.STORE, lambda mode: Store(mode) is not Store.AUTO),
     "workers": (F.WORKERS, lambda n: n > 1),
     "ray": (F.RAY, lambda address: address is not None),
     "walks": (F.WALKS, lambda n: n != CheckOptions.walks),

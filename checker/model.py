@@ -16,12 +16,11 @@ from typing import Any
 from .lang.dsl import Kind, Spec
 from .errors import SPEC_FAILURES, ModelError, SpecError, user_frame
 from .engines import ENGINES, Feature, refusal, refused
-from .options import CheckOptions
+from .options import CheckOptions, Store
 from .files import read_text, read_toml
 from .explicit.machine import Machine
 from .lang.bound import LIVENESS_KINDS, BindError, BoundSpec
 from .results import Verdict
-from .explicit.store import STORES
 from .explicit.symmetry import NotSymmetric, liveness_refused, symmetry_of
 
 
@@ -171,10 +170,11 @@ def load_model(path: str | Path, overrides: dict[str, Any] | None = None) -> Mod
     if engine not in ENGINES:
         raise ModelError(f"unknown engine {engine!r} (available: {', '.join(ENGINES)})",
                          where("check", "engine"))
-    store = check.get("store", "auto")
-    if store not in STORES:
-        raise ModelError(f"unknown store {store!r} (available: {', '.join(STORES)})",
-                         where("check", "store"))
+    try:
+        store = Store(check.get("store", Store.AUTO))
+    except ValueError:
+        raise ModelError(f"unknown store {check['store']!r} (available: "
+                         f"{', '.join(s.value for s in Store)})", where("check", "store")) from None
     props = check.get("properties")
     if props is not None and not all(isinstance(p, str) for p in props):
         raise ModelError("properties must be a list of property names", where("check", "properties"))
