@@ -133,7 +133,9 @@ def _not_nan(ctx, param, value):
 @click.option("--deadlock/--no-deadlock", default=None, help="Report states without successors.")
 @click.option("-p", "--property", "properties", multiple=True, help="Check only this property (repeatable).")
 @click.option("--engine", type=click.Choice(sorted(ENGINES)),
-              help="Engine to use instead of the model's [check] engine.")
+              help="Engine to use instead of the model's [check] engine: " +
+                   "; ".join(f"{name}, {e.summary}" for name, e in ENGINES.items()) +
+                   " (what each takes: docs/engines.md).")
 @click.option("--store", type=click.Choice([s.value for s in Store]),
               help="Visited states of the interpreter: kept whole (exact), as 64-bit "
                    "fingerprints, or auto: exact up to 262,144 states, then fingerprints. "
