@@ -192,6 +192,7 @@ class Dispatch:
         everyone = (1 << len(selectors)) - 1 & ~never
         index = {v.name: v for v in variables}
         tables: dict[tuple, tuple[int, dict[int, int]]] = {}   # place -> (selected, table)
+        encoded: dict[tuple, list[int]] = {}      # accepted values' codes: bindings share them
         for i, chosen in enumerate(selectors):
             for name, key, accepted in chosen:
                 var = index[name]
@@ -200,8 +201,10 @@ class Dispatch:
                 else:
                     place, domain = (var.index, var.domain.key.encode(key)), var.domain.value
                 selected, table = tables.setdefault(place, (0, {}))
-                for value in accepted:
-                    code = domain.encode(value)
+                at = (id(accepted), id(domain))
+                if at not in encoded:
+                    encoded[at] = [domain.encode(value) for value in accepted]
+                for code in encoded[at]:
                     table[code] = table.get(code, 0) | 1 << i
                 tables[place] = (selected | 1 << i, table)
         self.everyone = everyone
