@@ -55,15 +55,17 @@ def _timed(cmd: list, cwd: str | os.PathLike) -> tuple[str, float, float]:
     return done.output, done.wall, done.peak_mib
 
 
-def run_ours(n: int, workdir: str | os.PathLike) -> dict:
-    """check-model on examples/models/twophase.toml with N = n, as a user runs it."""
+def run_ours(n: int, workdir: str | os.PathLike, engine: str | None = None) -> dict:
+    """check-model on examples/models/twophase.toml with N = n, as a user runs it (with
+    `--engine engine` if given)."""
     result = Path(workdir) / f"ours_N{n}.json"
+    forced = ["--engine", engine] if engine else []
     _, seconds, peak = _timed([sys.executable, "-m", "checker", str(REPO / "examples/models/twophase.toml"),
-                               "-D", f"N={n}", "-q", "--json", str(result),
+                               "-D", f"N={n}", "-q", "--json", str(result), *forced,
                                "--traces", str(Path(workdir) / "traces")], REPO)
     stats = json.loads(result.read_text())
     return {"distinct": stats["stats"]["distinct_states"], "seconds": seconds, "peak_mib": peak,
-            "method": stats["method"]}
+            "method": stats["method"], "engine": stats["engine"]}
 
 
 def run_naive(n: int) -> dict | None:

@@ -23,7 +23,8 @@ import click
 from rich.markup import escape
 
 from .errors import CheckerError
-from .engines import ENGINES
+from .options import Store
+from .engines import ENGINES, Feature
 from .files import check_writable, write_text
 from .output.itf import from_itf, read_itf
 from .model import load_model
@@ -31,7 +32,6 @@ from . import pipeline
 from .cli_conform import conform
 from .cli_gate import gate, mutants, report
 from .explicit.parallel import cores
-from .explicit.store import STORES
 from .output.progress import ProgressLine
 from .output.render import console, fail, print_result, print_summary, print_trace
 from .output.summary import counted
@@ -133,8 +133,10 @@ def _not_nan(ctx, param, value):
 @click.option("--deadlock/--no-deadlock", default=None, help="Report states without successors.")
 @click.option("-p", "--property", "properties", multiple=True, help="Check only this property (repeatable).")
 @click.option("--engine", type=click.Choice(sorted(ENGINES)),
-              help="Engine to use instead of the model's [check] engine.")
-@click.option("--store", type=click.Choice(STORES),
+              help="Engine to use instead of the model's [check] engine: " +
+                   "; ".join(f"{name}, {e.summary}" for name, e in ENGINES.items()) +
+                   " (what each takes: docs/engines.md).")
+@click.option("--store", type=click.Choice([s.value for s in Store]),
               help="Visited states of the interpreter: kept whole (exact), as 64-bit "
                    "fingerprints, or auto: exact up to 262,144 states, then fingerprints. "
                    "Liveness keeps them whole.")
@@ -178,24 +180,21 @@ def check(model, consts, json_path, trace_dir, max_states, max_seconds, deadlock
     m = load_model(model, consts)
     if simulate:
         m.engine = "simulate"
-    simulation_flags(m, walks, depth, seed, per_property)
-    if m.engine == "simulate" and max_seconds and not walks:
-        m.options.walks = None                  # walk until the time is up
-    if max_states:
-        m.options.max_states = max_states
-    if max_seconds:
-        m.options.max_seconds = max_seconds
-    if deadlock is not None:
-        m.options.deadlock = deadlock
-    if properties:
-        m.options.properties = list(properties)
     if engine:
         m.engine = engine
-    if store:
-        m.options.store = store
-    m.options.workers = workers or (1 if ray_address else cores())   # Ray: the cluster's CPUs
-    if ray_address:
-        m.options.ray = ray_address
+    if m.engine == "simulate" and max_seconds and not walks:
+        m.options.walks = None                  # walk until the time is up
+    for option, value, flag in (
+            ("walks", walks, "--walks"), ("seed", seed, "--seed"), ("max_depth", depth, "--depth"),
+            ("traces_per_property", per_property, "--traces-per-property"),
+            ("max_states", max_states, "--max-states"), ("max_seconds", max_seconds, "--max-seconds"),
+            ("deadlock", deadlock, "--deadlock"), ("properties", list(properties) or None, "-p"),
+            ("store", store and Store(store), "--store"), ("workers", workers, "--workers"),
+            ("ray", ray_address, "--ray")):
+        if value is not None:
+            m.set_option(option, value, flag)
+    if workers is None and not ray_address and Feature.WORKERS in ENGINES[m.engine].accepts:
+        m.options.workers = cores()             # Ray: the cluster's CPUs
     if no_symmetry:
         m.options.symmetry = []
     with nullcontext() if quiet else ProgressLine(err) as progress:
@@ -211,23 +210,6 @@ def check(model, consts, json_path, trace_dir, max_states, max_seconds, deadlock
     if result.interrupted:
         sys.exit(3)
     sys.exit(result.exit_code)
-
-
-def simulation_flags(m, walks, depth, seed, per_property):
-    """Set the walks, depth, seed and traces per property asked for; walks and a seed
-    only for a simulation."""
-    given = [flag for flag, value in (("--walks", walks), ("--seed", seed)) if value is not None]
-    if given and m.engine != "simulate":
-        raise click.UsageError(f"{' and '.join(given)} only for a simulation (--simulate), "
-                               f"not the {m.engine} engine")
-    if walks:
-        m.options.walks = walks
-    if seed is not None:
-        m.options.seed = seed
-    if depth:
-        m.options.max_depth = depth
-    if per_property:
-        m.options.traces_per_property = per_property
 
 
 @main.command()
@@ -261,7 +243,7 @@ def certify(certs, model):
         m = load_model(model)
         m.engine = "pdr"
         certificates = [Certificate.read(cert) for cert in certs]
-        certifier = Certifier(m.machine())
+        certifier = Certifier(m.bound())
         failures = [certifier.check(c) for c in certificates]
     except CheckerError as e:
         fail(err, e)

@@ -15,13 +15,12 @@ from typing import Any
 
 from .lang.dsl import Kind, Spec
 from .errors import SPEC_FAILURES, ModelError, SpecError, user_frame
-from .engines import CONCRETE, ENGINES, EXPLICIT
-from .options import CheckOptions
+from .engines import ENGINES, Feature, refusal, refused
+from .options import CheckOptions, Store
 from .files import read_text, read_toml
 from .explicit.machine import Machine
-from .lang.bound import LIVENESS_KINDS, BindError
+from .lang.bound import LIVENESS_KINDS, BindError, BoundSpec
 from .results import Verdict
-from .explicit.store import STORES
 from .explicit.symmetry import NotSymmetric, liveness_refused, symmetry_of
 
 
@@ -46,6 +45,7 @@ class Model:
     expect: dict[str, Verdict]
     symbolic: dict[str, str] = dataclasses.field(default_factory=dict)   # name -> constraint
     cell: str | None = None         # which cell of a matrix file (`checker.matrix`) this is
+    flags: dict[str, str] = dataclasses.field(default_factory=dict)   # option -> the CLI flag that set it
 
     @property
     def name(self) -> str:
@@ -55,17 +55,30 @@ class Model:
     def where(self, table: str | None, key: str | None = None) -> str:
         return f"{self.path}:{locate(self.text, table, key)}"
 
+    def set_option(self, option: str, value, flag: str) -> None:
+        """Set an option of CheckOptions from the command line's `flag`."""
+        setattr(self.options, option, value)
+        self.flags[option] = flag
+
     def machine(self) -> Machine:
-        """Bind the spec to this model's constants and groups."""
+        """Bind the spec to this model's constants and groups, for running it."""
+        return self.bound(concrete=True)
+
+    def bound(self, concrete: bool | None = None) -> BoundSpec:
+        """Bind the spec to this model's constants and groups: a Machine if `concrete`
+        (by default, if the model's engine runs on concrete states), else the bound spec
+        alone (what the symbolic engines read)."""
+        if concrete is None:
+            concrete = ENGINES[self.engine].concrete
         try:
-            m = Machine(self.spec_cls, self.constants, self.groups, symbolic=self.symbolic,
-                        fairness=self.fairness)
+            m = (Machine if concrete else BoundSpec)(self.spec_cls, self.constants, self.groups,
+                                                     symbolic=self.symbolic, fairness=self.fairness)
         except BindError as e:
             table = next((t for t, names in (("constants", self.constants), ("groups", self.groups),
                                              ("fairness", self.fairness), ("symbolic", self.symbolic))
                           if e.key in names), None)
             raise ModelError(str(e), self.where(table, e.key)) from None
-        self._check_symbolic()
+        self._check_engine(m)
         known = {p.name for p in m.properties} | {"deadlock"}
         for table, names in (("check", self.options.properties or []), ("expect", self.expect)):
             for name in names:
@@ -80,7 +93,7 @@ class Model:
                              self.where("expect", "deadlock"))
         return m
 
-    def _check_lemmas(self, m: Machine):
+    def _check_lemmas(self, m: BoundSpec):
         """Each pattern of `[check] lemmas` names some invariant of the spec (a typo would
         leave a lemma out silently, and the proof would fail far from it)."""
         invariants = [p.name for p in m.properties if p.kind == Kind.INVARIANT]
@@ -90,10 +103,27 @@ class Model:
                                  f"(its invariants: {', '.join(sorted(invariants))})",
                                  self.where("check", "lemmas"))
 
+    def _check_engine(self, m: BoundSpec):
+        """The engine takes every feature the run asks for (`checker/engines.py`)."""
+        found = refused(self.engine, m, self.options)
+        if found is None:
+            return
+        feature, why = found
+        if why in self.flags:
+            raise ModelError(refusal(self.engine, feature, self.flags[why]), str(self.path))
+        if feature is Feature.SYMBOLIC_CONSTANTS:
+            raise ModelError(refusal(self.engine, feature, f"[symbolic] {why}; set it in "
+                                     f"[constants] or with -D {why}=VALUE"),
+                             self.where("symbolic", why))
+        prop = next((p for p in m.properties if p.name == why), None)
+        raise ModelError(refusal(self.engine, feature, why),
+                         prop.where if prop is not None and prop.where else
+                         m.where if feature is Feature.STEP_PROPERTIES else self.where("check", why))
+
     def _check_symmetry(self, m: Machine):
         """The sets `[check] symmetry` names exist and hold; no liveness is checked with
-        them (the explicit engines'; the symbolic ones ignore symmetry)."""
-        if not self.options.symmetry or self.engine not in EXPLICIT:
+        them (the explicit-state engines'; the others have no use for symmetry)."""
+        if not self.options.symmetry or not ENGINES[self.engine].counts_states:
             return
         try:
             symmetry_of(m, self.options.symmetry)
@@ -103,15 +133,6 @@ class Model:
                   (self.options.properties is None or p.name in self.options.properties)]
         if chosen:
             raise ModelError(liveness_refused(chosen), self.where("check", "symmetry"))
-
-    def _check_symbolic(self):
-        """Symbolic constants are for the symbolic engines."""
-        for name in self.symbolic:
-            if self.engine in CONCRETE:
-                raise ModelError(f"constant {name} is symbolic: the {self.engine} engine needs a "
-                                 f"concrete value (set it in [constants] or with -D {name}=VALUE), "
-                                 f"or check with --engine bmc, kind or pdr",
-                                 self.where("symbolic", name))
 
 
 def locate(text: str, table: str | None, key: str | None) -> int:
@@ -156,10 +177,11 @@ def model_from_data(path: Path, text: str, data: dict, overrides: dict[str, Any]
     if engine not in ENGINES:
         raise ModelError(f"unknown engine {engine!r} (available: {', '.join(ENGINES)})",
                          where("check", "engine"))
-    store = check.get("store", "auto")
-    if store not in STORES:
-        raise ModelError(f"unknown store {store!r} (available: {', '.join(STORES)})",
-                         where("check", "store"))
+    try:
+        store = Store(check.get("store", Store.AUTO))
+    except ValueError:
+        raise ModelError(f"unknown store {check['store']!r} (available: "
+                         f"{', '.join(s.value for s in Store)})", where("check", "store")) from None
     props = check.get("properties")
     if props is not None and not all(isinstance(p, str) for p in props):
         raise ModelError("properties must be a list of property names", where("check", "properties"))
@@ -167,9 +189,6 @@ def model_from_data(path: Path, text: str, data: dict, overrides: dict[str, Any]
     if lemmas is not None and not all(isinstance(p, str) for p in lemmas):
         raise ModelError('lemmas must be a list of invariant names or patterns (e.g. "lemma_*")',
                          where("check", "lemmas"))
-    if lemmas is not None and engine != "pdr":
-        raise ModelError(f"lemmas are candidates of the pdr engine's Houdini, not of the "
-                         f"{engine} engine", where("check", "lemmas"))
     symmetry = check.get("symmetry", [])
     if not all(isinstance(name, str) for name in symmetry):
         raise ModelError("symmetry must be a list of names (an Enum, a tuple of its members, an "

@@ -2,6 +2,15 @@
 from __future__ import annotations
 
 import dataclasses
+import enum
+
+
+class Store(str, enum.Enum):
+    """How the interpreter keeps the states it has seen (`checker/explicit/store.py`)."""
+
+    AUTO = "auto"                   # whole, then fingerprints past 2^18 states
+    EXACT = "exact"                 # whole
+    FINGERPRINT = "fingerprint"     # 64-bit fingerprints from the start
 
 
 @dataclasses.dataclass
@@ -13,7 +22,7 @@ class CheckOptions:
     max_states: int | None = None
     max_seconds: float | None = None
     max_depth: int | None = None
-    store: str = "auto"                         # visited states: exact, fingerprint, or auto
+    store: Store = Store.AUTO                   # visited states
     workers: int = 1                            # processes for the explicit search's large levels
     ray: str | None = None                      # run them as Ray actors: "local" or an address
     symmetry: list[str] = dataclasses.field(default_factory=list)   # sets of interchangeable values

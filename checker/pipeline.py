@@ -14,7 +14,7 @@ from .engines import run_engine
 from .errors import CheckerError
 from .files import file_name
 from .output.itf import write_itf
-from .explicit.machine import Machine
+from .lang.bound import BoundSpec
 from .model import Model
 from .results import RunResult, Stats
 
@@ -22,7 +22,7 @@ from .results import RunResult, Stats
 @dataclasses.dataclass
 class Checked:
     model: Model
-    machine: Machine
+    machine: BoundSpec          # a Machine where the engine ran on concrete states
     result: RunResult
 
 
@@ -31,7 +31,7 @@ def check(model: Model, trace_dir: Path | None = None,
     """Check `model` as its file says; each property gets its expected verdict, and each
     trace and proof certificate is written under `trace_dir`/<model name>/ when a
     directory is given."""
-    machine = model.machine()
+    machine = model.bound()
     try:
         result = run_engine(model.engine, machine, model.options, str(model.path), progress)
     except CheckerError as e:
@@ -56,7 +56,7 @@ def trace_suffixes():
     yield from (f".{k}.itf.json" for k in itertools.count(2))
 
 
-def write_trace(path: Path, machine: Machine, trace, p, model: Model) -> Path:
+def write_trace(path: Path, machine: BoundSpec, trace, p, model: Model) -> Path:
     """One trace of property `p` as ITF."""
     steps = trace.steps + ([trace.closing] if trace.closing else [])
     return write_itf(path, machine, trace, property=p.name, kind=p.kind,

@@ -14,14 +14,16 @@ import pytest
 import checker.bulk.engine
 from checker import Int, Map, Spec, action, constraint, invariant, reachable, require, terminal
 from checker.bulk.engine import BulkEngine
-from checker.bulk.fit import words_at_least
+from checker.bulk.fit import WORD, state_bits
 from checker.bulk.layout import Layout, Unsupported
 from checker.bulk.parts import Parts
-from checker.engines import ENGINES, run_engine
+from checker.choice import why_not_bulk
+from checker.engines import run_engine
 from checker.errors import DomainError, SpecError
 from checker.explicit.explorer import ExplicitEngine
 from checker.options import CheckOptions
 from checker.explicit.machine import Machine
+from checker.lang.bound import LIVENESS_KINDS
 from checker.model import load_model
 from checker.symbolic.shapes import shape_of
 from conftest import ROOT
@@ -165,9 +167,10 @@ def test_parts_are_ranges_of_mixed_keys_that_split_sorted_keys_evenly(words):
 
 
 def test_ray_leaves_the_search_to_the_interpreters_workers_and_says_so():
-    engine = ENGINES["explicit"](Machine(TwoPhase, {"N": 3}), CheckOptions(ray="local"))
-    assert isinstance(engine, ExplicitEngine)
-    assert "--ray: the interpreter's workers run as Ray actors" in engine.method
+    machine = Machine(TwoPhase, {"N": 3})
+    assert why_not_bulk(machine, CheckOptions()) is None
+    assert why_not_bulk(machine, CheckOptions(ray="local")) == \
+        "the bulk engine does not take Ray workers"
 
 
 def test_a_depth_limit_stops_both_at_the_same_level_with_unknown_verdicts():
@@ -212,14 +215,14 @@ def test_states_of_several_words_need_the_bulk_engine_asked_for_by_name():
 @pytest.mark.parametrize("model", ["models/rayjob.toml", "benchmarks/twophase9.toml",
                                    "examples/models/diningphilosophers.toml"])
 def test_the_width_told_before_numpy_is_imported_bounds_the_layouts(model):
-    """`fit.words_at_least` turns a model away without the bulk engine's imports: it must
+    """`fit.state_bits` turns a model away without the bulk engine's imports: it must
     never say more words than the layout takes."""
     machine = load_model(ROOT / model).machine()
     domains = [v.domain for v in machine.variables]
     layout = Layout([shape_of(d, machine.env) for d in domains])
-    assert 1 <= words_at_least(domains) <= layout.words
-    assert words_at_least([Machine(Wide).variables[0].domain]) == 5 == \
-        Layout([shape_of(Machine(Wide).variables[0].domain, {})]).words
+    assert 1 <= -(-state_bits(domains) // WORD) <= layout.words
+    wide = [Machine(Wide).variables[0].domain]
+    assert -(-state_bits(wide) // WORD) == 5 == Layout([shape_of(wide[0], {})]).words
 
 
 def test_the_automatic_choice_takes_bulk_where_it_can_and_says_why_not_elsewhere():
@@ -227,9 +230,13 @@ def test_the_automatic_choice_takes_bulk_where_it_can_and_says_why_not_elsewhere
         "bulk evaluation, 1 word a state"
     live = load_model(ROOT / "examples" / "models" / "diningphilosophers.toml")
     result = run_engine("explicit", live.machine(), live.options)
-    assert result.method.startswith("interpreter: liveness properties need the state graph; ")
-    with pytest.raises(Unsupported, match="bulk engine cannot run this model: liveness"):
-        run_engine("bulk", live.machine(), live.options)
+    assert result.method.startswith("interpreter: the bulk engine does not take liveness "
+                                    "properties; ")
+    forced = run_engine("bulk", live.machine(), live.options)
+    live_verdicts = {p.name: (p.verdict.value, p.reason) for p in forced.properties
+                     if p.kind in LIVENESS_KINDS}
+    assert live_verdicts and set(live_verdicts.values()) == \
+        {("unknown", "liveness is not supported by the bulk engine")}
     limited = dataclasses.replace(CheckOptions(), max_states=100)
     assert run_engine("explicit", Machine(TwoPhase), limited).method.startswith("interpreter")
 

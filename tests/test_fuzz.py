@@ -267,7 +267,6 @@ TINY_MODEL = """
     engine = "explicit"
     properties = ["bounded", "finished", "ends"]
     deadlock = false
-    max_states = 100
 
     [expect]
     bounded = "holds"

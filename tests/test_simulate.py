@@ -18,6 +18,7 @@ MODELS = ROOT / "examples" / "models"
 
 def simulate(model: str, consts=None, **options):
     m = load_model(MODELS / f"{model}.toml", consts)
+    m.engine = "simulate"
     for key, value in options.items():
         setattr(m.options, key, value)
     machine = m.machine()
@@ -44,7 +45,7 @@ def test_a_seeded_simulation_finds_the_lost_update_and_the_seed_gives_the_same_t
 def test_a_simulation_finds_a_rayjob_mutant_on_the_remembered_steps():
     model = load_model(ROOT / "models" / "rayjob" / "happy_F0.toml")
     model.spec_cls = import_spec("spec.rayjob.mutants:ClusterNameInInitializing", model.path, "")
-    model.options.walks, model.options.seed = 100, 0
+    model.engine, model.options.walks, model.options.seed = "simulate", 100, 0
     machine = model.machine()
     result = Simulator(machine, model.options).check()
     p = next(p for p in result.properties if p.name == "p1a_one_cluster_name_per_attempt")
@@ -149,12 +150,16 @@ def test_a_model_file_can_choose_the_simulation(tmp_path):
 
 def test_bad_simulation_flags_are_one_line_errors():
     for args, message in [
-            (["--walks", 3], "--walks only for a simulation"),
-            (["--seed", 3, "--engine", "interpreter"], "--seed only for a simulation"),
+            (["--walks", 3], "the explicit engine does not take walks and seeds (--walks); "
+                             "engines that do: simulate"),
+            (["--seed", 3, "--engine", "interpreter"], "the interpreter engine does not take "
+                                                        "walks and seeds (--seed)"),
             (["--simulate", "--engine", "bmc"], "--simulate runs the simulate engine"),
             (["--simulate", "--depth", 0], "0 is not in the range x>=1"),
             (["--simulate", "--walks", 0], "0 is not in the range x>=1"),
-            (["--simulate", "--max-states", 10], "a simulation takes no state limit"),
-            (["--simulate", "--ray"], "a simulation runs in one process")]:
+            (["--simulate", "--max-states", 10], "the simulate engine does not take a state limit"),
+            (["--simulate", "--ray"], "the simulate engine does not take Ray workers (--ray)"),
+            (["--simulate", "--workers", 2], "the simulate engine does not take more than one "
+                                             "worker (--workers)")]:
         result = run(MODELS / "diehard.toml", *args, "-q")
         assert result.exit_code == 2 and message in result.output, (args, result.output)

@@ -553,7 +553,8 @@ def test_model_file_symbolic_constant(tmp_path):
     path.write_text('spec = "tests.test_symbolic:Retries"\n[symbolic]\nlimit = ">= 0"\n')
     explicit = run(path, "-q")
     assert explicit.exit_code == 2 and "m.toml:3" in explicit.output and \
-        "needs a concrete value" in explicit.output
+        "the explicit engine does not take symbolic constants ([symbolic] limit; set it in " \
+        "[constants] or with -D limit=VALUE)" in explicit.output
     assert run(path, "--engine", "pdr", "-q", "--traces", tmp_path).exit_code == 0
 
 

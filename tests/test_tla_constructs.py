@@ -15,7 +15,9 @@ import pytest
 
 from checker import (Int, Spec, action, action_constraint, either, enabled, invariant, require,
                      step_invariant)
+from checker.choice import why_not_bulk
 from checker.engines import run_engine
+from checker.errors import CheckerError
 from checker.explicit.explorer import ExplicitEngine
 from checker.explicit.machine import Machine
 from checker.options import CheckOptions
@@ -91,15 +93,18 @@ TLC_FIGURES = [
 
 @pytest.mark.parametrize("spec,distinct,generated,depth,violated", TLC_FIGURES,
                          ids=[row[0].__name__ for row in TLC_FIGURES])
-@pytest.mark.parametrize("engine", ["interpreter", "explicit"])
+@pytest.mark.parametrize("engine", ["interpreter", "bulk"])
 def test_counts_and_verdicts_are_tlcs(spec, distinct, generated, depth, violated, engine):
-    """The explicit engine runs either() in bulk, and leaves step properties and action
-    constraints to the interpreter, saying so."""
+    """The bulk engine runs either() as the interpreter does, and refuses step properties
+    and action constraints, which the default engine leaves to the interpreter."""
     m = Machine(spec)
+    if engine == "bulk" and spec is not Counter:
+        with pytest.raises(CheckerError, match="the bulk engine does not take step properties"):
+            run_engine(engine, m, CheckOptions(deadlock=True))
+        assert why_not_bulk(m, CheckOptions()) == \
+            "the bulk engine does not take step properties and action constraints"
+        return
     result = run_engine(engine, m, CheckOptions(deadlock=True))
-    if engine == "explicit":
-        assert result.method.startswith("bulk" if spec is Counter else
-                                        "interpreter: step properties and action constraints")
     verdicts = {p.name: p for p in result.properties}
     assert verdicts["inv_en"].verdict.value == "holds"
     for name, steps in violated.items():
@@ -281,12 +286,12 @@ def test_a_step_property_reads_the_action_taken(engine):
     assert [s.action for s in result.trace.steps] == [None, "a", "a"]   # 0, 1, then a's x' = 0
 
 
-@pytest.mark.parametrize("engine", ["interpreter", "explicit", "pdr"])
+@pytest.mark.parametrize("engine", ["interpreter", "bulk", "pdr"])
 def test_enabled_with_arguments_holds_and_without_them_is_refuted(engine):
     options = CheckOptions(properties=["receivable_where_pending"])
     result = run_engine(engine, Machine(Receiving, {"N": 2}), options)
     assert [p.verdict.value for p in result.properties] == ["holds"]
-    if engine == "explicit":
+    if engine == "bulk":
         assert result.method.startswith("bulk")             # ENABLED read as a formula
     [refuted] = run_engine(engine, Machine(ReceivingAnywhere, {"N": 2}), options).properties
     assert refuted.verdict.value == "violated"

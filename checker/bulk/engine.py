@@ -17,9 +17,11 @@ by binary search. Then each thread merges what the slices found new in its part 
 state may be found by two slices) and the parts' new states are merged back into the
 interpreter's order.
 
-What it does not do, it leaves to the interpreter: liveness (which needs the state
-graph), a state limit (which stops mid-level), and any state that takes a failing step
-(a spec error or a value outside its domain), which the interpreter then reports.
+What it does not do, the interpreter does (the registry, `checker/engines.py`, says which
+options it takes): liveness (which needs the state graph: left unknown here), a state
+limit (which stops mid-level), step properties, symmetry, more than one trace; and any
+state that takes a failing step (a spec error or a value outside its domain) is left to
+the interpreter, which reports it.
 """
 from __future__ import annotations
 
@@ -37,16 +39,13 @@ from ..explicit.explorer import ExplicitEngine, Search, coverage, verdicts
 from ..options import CheckOptions
 from ..explicit.machine import Machine
 from ..lang.bound import Binding
-from ..results import RunResult, Stats
+from ..results import RunResult, Stats, Verdict
 from ..symbolic.relation import Relation
 from ..symbolic.shapes import shape_of
-from .fit import AUTO_WORDS
 from .layout import Layout, Unsupported
 from .parts import Parts
 from .vectorize import compile_terms, leaf_index, truth
 
-AUTO_SECONDS = 2.0      # chosen automatically only for states of at most AUTO_WORDS words
-                        # whose relation reads in about this long (CPU seconds)
 CHUNK = 1 << 18         # states expanded together: bounds the memory successors take
 M_TRIM_THRESHOLD, M_TOP_PAD, M_MMAP_THRESHOLD = -1, -2, -3      # glibc's mallopt options
 
@@ -65,39 +64,24 @@ class _Step:
 class BulkEngine:
     """Level-synchronous BFS of a Machine over packed states (see module docstring)."""
 
-    name = "explicit"
+    name = "bulk"
 
-    def __init__(self, machine: Machine, options: CheckOptions, progress=None,
-                 automatic: bool = False):
-        """Reads the spec as arrays; raises Unsupported where it cannot. `automatic`:
-        only where bulk is sure to pay (small states, a quick relation)."""
+    def __init__(self, machine: Machine, options: CheckOptions, progress=None):
+        """Reads the spec as arrays; raises Unsupported where it cannot. What it accepts
+        of the options is the registry's to say (`checker/engines.py`)."""
         self.machine, self.options, self.progress = machine, options, progress
         self.search = Search(machine, options)
-        if self.search.liveness:
-            raise Unsupported("liveness properties need the state graph")
-        if options.max_states:
-            raise Unsupported("a state limit stops the search within a level")
-        if self.search.step_invariants or machine.action_constraints:
-            raise Unsupported("step properties and action constraints read each step's two states")
-        if options.traces_per_property > 1:
-            raise Unsupported("more than one trace per property: the search goes on past the first")
-        if options.symmetry:
-            raise Unsupported("symmetry reduction canonicalises each state, not whole levels")
-        if options.ray:
-            raise Unsupported("--ray: the interpreter's workers run as Ray actors, not its threads")
         self.layout = Layout([shape_of(v.domain, machine.env) for v in machine.variables])
-        if automatic and self.layout.words > AUTO_WORDS:
-            raise Unsupported(f"a state packs into {self.layout.words} words")
         try:
-            self._compile(automatic)
+            self._compile()
         except Unsupported:
             raise
         except SPEC_FAILURES as e:      # the interpreter reports a spec's own errors
             raise Unsupported(f"the spec has no relation: {e}") from None
 
-    def _compile(self, automatic: bool):
+    def _compile(self):
         """The relation's steps, properties, constraint and terminal states as array code."""
-        self.rel = rel = self._relation(automatic)
+        self.rel = rel = Relation(self.machine)
         leaves = leaf_index(rel.flat)
 
         def compiled(terms):
@@ -114,15 +98,6 @@ class BulkEngine:
         self.terminal = compiled([z3.Or([f(t, "terminal") for t in m.terminals])])
         self.level = compiled([rel.failing()] + [t for _, t in self.decided] +
                               [s.guard for s in rel.steps])
-
-    def _relation(self, automatic: bool) -> Relation:
-        started = time.process_time()           # not wall time: others may share the CPU
-
-        def budget(share: float):
-            projected = (time.process_time() - started) / share
-            if automatic and projected > AUTO_SECONDS:
-                raise Unsupported(f"reading the spec as a relation would take ~{projected:.0f} s")
-        return Relation(self.machine, budget=budget)
 
     # ------------------------------------------------------------ the search
 
@@ -189,7 +164,9 @@ class BulkEngine:
         return RunResult(
             model=model_name, spec=m.spec_cls.__name__, engine=self.name,
             constants=dict(m.env), stats=stats,
-            properties=verdicts(m, opts, self.search, self._path, self.deadlock_at, stopped, {}),
+            properties=verdicts(m, opts, self.search, self._path, self.deadlock_at, stopped,
+                                {p.name: (Verdict.UNKNOWN, "liveness is not supported by the "
+                                          "bulk engine", None) for p in self.search.liveness}),
             coverage=coverage(m, fired), stopped=stopped,
             method=f"bulk evaluation, {self.layout.words} word{'s' if self.layout.words > 1 else ''} "
                    f"a state{f', {parts} threads' if parts > 1 else ''}")

@@ -1,8 +1,10 @@
-"""Whether the bulk engine may pay for a model, told before numpy and z3 are imported.
+"""Whether the bulk engine pays for a model, told from the variables' domains alone
+(before numpy and z3 are imported, without reading the spec as a relation).
 
-The default engine tries bulk first (`checker/engines.py`). For a state too wide to pay,
-importing the engine alone (numpy, z3: about 0.2 s) was most of the try: a lower bound of
-the packed width, from the domains' sizes, turns such models away without it.
+Reading the spec as a relation costs from a tenth of a second to several seconds, and the
+bulk engine's arrays pay that back only over many states: under about a million, the
+interpreter is done first. A state too wide to pack into a few words pays no better.
+Both bounds come from the domains' sizes: the same answer on every machine.
 """
 from __future__ import annotations
 
@@ -11,20 +13,36 @@ import math
 from ..lang.domains import Domain, MapDomain, SetDomain
 
 AUTO_WORDS = 4          # chosen automatically only for states of at most four words
+AUTO_BITS = 20          # ... and domains whose product holds at least 2^20 states
 WORD = 64               # bits a word of a packed state (`layout.py`)
 
 
-def words_at_least(domains: list[Domain]) -> int:
-    """A lower bound of the words a packed state takes: its layout tells every state of
-    the domains' product apart, so it needs at least log2 of their count in bits."""
-    return math.ceil(sum(map(_bits, domains)) / WORD)
+def too_small_or_wide(domains: list[Domain]) -> str | None:
+    """Why the bulk engine would not pay for states of these domains, or None if it would."""
+    bits = state_bits(domains)
+    if bits is None:
+        return "a state's width is known only from its layout"
+    if math.ceil(bits / WORD) > AUTO_WORDS:
+        return f"a state packs into at least {math.ceil(bits / WORD)} words"
+    if bits < AUTO_BITS:
+        return f"at most 2^{math.ceil(bits)} states, too few to pay for the bulk engine"
+    return None
 
 
-def _bits(d: Domain) -> float:
+def state_bits(domains: list[Domain]) -> float | None:
+    """log2 of the domains' product (None if a domain's size is unknown here): a lower
+    bound of a packed state's bits, since its layout tells every state apart."""
+    bits = [_bits(d) for d in domains]
+    return None if None in bits else sum(bits)
+
+
+def _bits(d: Domain) -> float | None:
+    """log2 of the domain's size; None where only the layout can tell."""
     if getattr(d, "scalar", False) and getattr(d, "size", 0) > 0:
         return math.log2(d.size)
     if isinstance(d, MapDomain) and not d.lazy:
-        return len(d.keys) * _bits(d.value)
+        inner = _bits(d.value)
+        return None if inner is None else len(d.keys) * inner
     if isinstance(d, SetDomain) and not d.lazy:
         return d.elem.size              # a bit a possible member
-    return 0.0                          # unknown here: the layout will tell
+    return None

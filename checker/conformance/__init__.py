@@ -8,7 +8,7 @@ both the spec's states and the real system to the same abstract observation.
 """
 from .report import ConfigRun, print_report
 from .replay import Adapter, Row, ScenarioRun, run_scenario
-from .scenarios import Scenario, Selection, Step, select
+from .scenarios import Scenario, Selection, ScenarioStep, select
 
 __all__ = ["ConfigRun", "print_report", "Adapter", "Row", "ScenarioRun", "run_scenario",
-           "Scenario", "Selection", "Step", "select"]
+           "Scenario", "Selection", "ScenarioStep", "select"]

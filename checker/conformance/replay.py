@@ -17,7 +17,7 @@ import time
 from typing import Protocol
 
 from ..explicit.machine import Machine
-from .scenarios import Scenario, Step
+from .scenarios import Scenario, ScenarioStep
 
 Obs = tuple                              # an abstract observation, as sorted (key, value) pairs
 
@@ -31,11 +31,11 @@ class Adapter(Protocol):
     def observe(self) -> dict:
         """The real system's observation, in the same keys as `abstract`."""
 
-    def perform(self, step: Step, ahead: list[Step]) -> None:
+    def perform(self, step: ScenarioStep, ahead: list[ScenarioStep]) -> None:
         """Make the real system take `step` (`ahead`: the rest of the path); for a
         spontaneous step, at most nudge it: the check waits for it to happen."""
 
-    def deadline(self, step: Step) -> float:
+    def deadline(self, step: ScenarioStep) -> float:
         """Seconds to wait for the observation after `step`."""
 
 

@@ -25,7 +25,7 @@ def label_items(binding: Binding, before: dict, after: dict) -> Iterable[Hashabl
 
 
 @dataclasses.dataclass(frozen=True)
-class Step:
+class ScenarioStep:
     binding: Binding
     state: tuple                     # the spec state this step leads to
 
@@ -33,7 +33,7 @@ class Step:
 @dataclasses.dataclass
 class Scenario:
     start: tuple
-    steps: list[Step]
+    steps: list[ScenarioStep]
     items: list[Hashable]            # the new items its steps cover, in order
 
 
@@ -90,7 +90,7 @@ def select(machine: Machine, depth: int, items: Items = label_items, length: int
     return Selection(scenarios, universe - skip, len(seen))
 
 
-def _nearest(g: _Graph, st, uncovered: set, limit: int) -> list[tuple[Step, frozenset]]:
+def _nearest(g: _Graph, st, uncovered: set, limit: int) -> list[tuple[ScenarioStep, frozenset]]:
     """The shortest path (at most `limit` steps) from `st` ending in an uncovered item."""
     parent = {st: None}
     queue = deque([(st, 0)])
@@ -100,13 +100,13 @@ def _nearest(g: _Graph, st, uncovered: set, limit: int) -> list[tuple[Step, froz
             continue
         for b, succ, its in g.edges(cur):
             if its & uncovered:
-                path = [(Step(b, succ), its)]
+                path = [(ScenarioStep(b, succ), its)]
                 while parent[cur] is not None:
                     prev, step, prev_its = parent[cur]
                     path.append((step, prev_its))
                     cur = prev
                 return path[::-1]
             if succ not in parent:
-                parent[succ] = (cur, Step(b, succ), its)
+                parent[succ] = (cur, ScenarioStep(b, succ), its)
                 queue.append((succ, d + 1))
     return []

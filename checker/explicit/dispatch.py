@@ -52,8 +52,8 @@ def selectors(fn, tests: list[tuple], params: dict[str, Any], variables: dict[st
     accepted: dict[tuple, frozenset] = {}
     params = {**_closed_over(fn), **params,       # a generated action's constants too
               **{_STATIC + name: value for name, value in statics.items()}}
-    for name, key, check in tests:
-        found = _accepting(name, key, check, fn, params, variables)
+    for name, key, check, memo in tests:
+        found = _accepting(name, key, check, fn, params, variables, memo)
         if found is not None:
             place, values = found
             accepted[place] = accepted[place] & values if place in accepted else values
@@ -73,11 +73,13 @@ def _one_location(test: ast.expr, state: str, variables: dict):
         return None
     if key is not None:
         key = compile(ast.Expression(key), "<selector>", "eval")
-    return read.attr, key, _replaced(test, loc)
+    return read.attr, key, _replaced(test, loc), {}
 
 
-def _accepting(name: str, key, check, fn, params: dict, variables: dict):
-    """((variable, key), accepted values) of one test, `params` bound, or None."""
+def _accepting(name: str, key, check, fn, params: dict, variables: dict, memo: dict):
+    """((variable, key), accepted values) of one test, `params` bound, or None. `memo`
+    keeps the test's accepted values per domain and values of the names it reads: the
+    bindings of an action mostly share them (a map's every key has the same domain)."""
     if key is None:
         key = NO_KEY
     else:
@@ -91,6 +93,12 @@ def _accepting(name: str, key, check, fn, params: dict, variables: dict):
             else None
     if domain is None or not domain.scalar:
         return None
+    try:
+        at = (id(domain), id(fn.__globals__), *((n, params[n]) for n in check.co_names if n in params))
+        if at in memo:
+            return (name, key), memo[at]
+    except TypeError:                         # a value read is unhashable: no memo
+        at = None
     accepted, names = [], dict(params)
     for value in domain.values:
         names[_VALUE] = value
@@ -104,6 +112,8 @@ def _accepting(name: str, key, check, fn, params: dict, variables: dict):
         accepted = frozenset(accepted)
     except TypeError:
         return None
+    if at is not None:
+        memo[at] = accepted
     return (name, key), accepted
 
 
@@ -182,6 +192,7 @@ class Dispatch:
         everyone = (1 << len(selectors)) - 1 & ~never
         index = {v.name: v for v in variables}
         tables: dict[tuple, tuple[int, dict[int, int]]] = {}   # place -> (selected, table)
+        encoded: dict[tuple, list[int]] = {}      # accepted values' codes: bindings share them
         for i, chosen in enumerate(selectors):
             for name, key, accepted in chosen:
                 var = index[name]
@@ -190,8 +201,10 @@ class Dispatch:
                 else:
                     place, domain = (var.index, var.domain.key.encode(key)), var.domain.value
                 selected, table = tables.setdefault(place, (0, {}))
-                for value in accepted:
-                    code = domain.encode(value)
+                at = (id(accepted), id(domain))
+                if at not in encoded:
+                    encoded[at] = [domain.encode(value) for value in accepted]
+                for code in encoded[at]:
                     table[code] = table.get(code, 0) | 1 << i
                 tables[place] = (selected | 1 << i, table)
         self.everyone = everyone

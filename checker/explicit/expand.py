@@ -46,8 +46,9 @@ class _Binding:
     __slots__ = ("index", "guard", "guard_calls", "body", "label", "encode", "undo")
 
     def __init__(self, m, b):
-        self.index, self.guard, self.body, self.label = b.index, b.guard, b.body, b.label
-        self.guard_calls = b.guard_calls
+        fast = m.fast_paths[b.index]
+        self.index, self.guard, self.body, self.label = b.index, fast.guard, fast.body, b.label
+        self.guard_calls = fast.guard_calls
         self.encode, self.undo = m.codecs(b.writes)
 
 
@@ -125,9 +126,10 @@ def expander(m, remember: bool = True) -> Callable[[tuple, Emit], int]:
     load, restore = m.load, m.restore
     plain, traced, reads, writes = m.state_cls, m.traced_cls, m.reads_log, m.writes_log
     bindings = [_Binding(m, b) for b in m.bindings]
-    dispatch = Dispatch([b.selectors for b in m.bindings], m.variables,
-                        sum(1 << at for at, b in enumerate(m.bindings)
-                            if b.guard is not None and m.constant(b.guard) is False), remember)
+    fast = [m.fast_paths[b.index] for b in m.bindings]
+    dispatch = Dispatch([f.selectors for f in fast], m.variables,
+                        sum(1 << at for at, f in enumerate(fast)
+                            if f.guard is not None and m.constant(f.guard) is False), remember)
     candidates = dispatch.candidates
     actions: list[_Action] = []                     # by binding position
     for at, b in enumerate(m.bindings):

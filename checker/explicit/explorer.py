@@ -16,7 +16,7 @@ from ..errors import SPEC_FAILURES, CheckerError, SpecError
 from . import liveness, partition
 from ..lang.bound import LIVENESS_KINDS, truth
 from .machine import Machine
-from ..options import CheckOptions
+from ..options import CheckOptions, Store
 from .parallel import Partitioned, can_fork
 from ..results import Coverage, PropertyResult, RunResult, Stats, Verdict
 from .store import Visited, fingerprint
@@ -59,7 +59,7 @@ class Search:
 class ExplicitEngine:
     """Breadth-first exploration of a Machine (see module docstring)."""
 
-    name = "explicit"
+    name = "interpreter"
 
     def __init__(self, machine: Machine, options: CheckOptions,
                  progress: Callable[[Stats], None] | None = None, method: str = "interpreter"):
@@ -76,7 +76,7 @@ class ExplicitEngine:
         fired = [0] * len(m.all_bindings)      # indexed by Binding.index
         symmetry = self._symmetry(search)
         # liveness reads the whole graph: its states are kept whole
-        visited = Visited("exact" if search.liveness else opts.store,
+        visited = Visited(Store.EXACT if search.liveness else opts.store,
                           symmetry.canonical if symmetry else None)
         steps: dict[tuple, list] | None = {} if search.liveness else None   # for liveness
         deadlock_at = None
@@ -181,7 +181,7 @@ class ExplicitEngine:
         why = ("liveness reads the whole state graph" if steps is not None else
                "more than one trace per property" if search.per_property > 1 else
                "step properties are checked in one process" if search.step_invariants else
-               "--store exact" if visited.mode == "exact" else
+               "--store exact" if visited.mode is Store.EXACT else
                "this platform cannot fork" if not (can_fork() or self.options.ray) else None)
         if why:
             self.notes.append(f"one process: {why}")

@@ -7,6 +7,7 @@ afterwards, and per-spec codecs (generated per write set) encode what it changed
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
 import operator
 import types
@@ -23,6 +24,17 @@ from .fastpath import DISABLED, leading_conditions, split_guard
 from .steps import Enabled, allowed, view
 
 DECODE_CACHE = 1 << 15      # decoded maps/sets kept per variable: undo leaves them as decoded
+
+
+@dataclasses.dataclass
+class FastPath:
+    """How the interpreter runs one binding: its guard and body with the parameters baked
+    in, callable as `guard(s)` and `body(s)` (guard None: all of it is the body)."""
+
+    guard: Callable | None
+    body: Callable
+    guard_calls: bool               # its guard calls code that may write, then fail
+    selectors: tuple                # its guard's tests of one location each (`dispatch`)
 
 
 def bake(fn: Callable | None, args: tuple) -> Callable | None:
@@ -82,8 +94,8 @@ class ExplicitOracle(Oracle):
 
 
 class Machine(BoundSpec):
-    """A bound spec with the explicit engine's runtime: each binding's fast path (guard,
-    body, dispatch selectors), generated codecs, one scratch state and the oracle."""
+    """A bound spec with the explicit engine's runtime: each binding's fast path
+    (`fast_paths`, by binding index), generated codecs, one scratch state and the oracle."""
 
     def __init__(self, spec_cls: type[Spec], constants: dict[str, Any] | None = None,
                  groups: dict[str, bool] | None = None, symbolic: dict[str, str] | None = None,
@@ -96,21 +108,24 @@ class Machine(BoundSpec):
         self.scratch._undo = []
 
     def _bind_fast_paths(self):
-        """Each binding's guard and body (parameters baked in) and its dispatch selectors."""
+        """Each binding's guard and body (parameters baked in) and its dispatch selectors,
+        by binding index."""
         members = spec_members(self.spec_cls)
         variable_domains = {v.name: v.domain for v in self.variables}
         statics = {**{n: m for n, m in members.items() if not hasattr(type(m), "__get__")
                       and not n.startswith("__") and n not in variable_domains},
                    **self.env, **self.switches}
         by_action: dict[str, tuple] = {}
+        self.fast_paths: list[FastPath] = []
         for b in self.all_bindings:
             if b.name not in by_action:
                 conditions, state = leading_conditions(b.fn, members, self.spec_cls.__mro__)
                 by_action[b.name] = (split_guard(b.fn),
                                      tests_of(conditions, state, variable_domains, statics))
-            (guard, body, b.guard_calls), tests = by_action[b.name]
-            b.guard, b.body = bake(guard, b.args), bake(body, b.args)
-            b.selectors = selectors(b.fn, tests, dict(b.params), variable_domains, statics)
+            (guard, body, guard_calls), tests = by_action[b.name]
+            self.fast_paths.append(FastPath(
+                bake(guard, b.args), bake(body, b.args), guard_calls,
+                selectors(b.fn, tests, dict(b.params), variable_domains, statics)))
 
     # ------------------------------------------------------------ generated codecs
 

@@ -19,6 +19,7 @@ import ray.exceptions
 
 from ..lang.dsl import install_oracle
 from ..errors import CheckerError
+from ..options import Store
 from .machine import Machine
 from .parallel import Partitioned, Share, WorkerLost, answer
 from ..results import Stats
@@ -87,7 +88,7 @@ class _ShareActor:
         install_oracle(machine.oracle)
         search = Search(machine, options)
         symmetry = symmetry_of(machine, options.symmetry)    # tried by the coordinator
-        visited = Visited("fingerprint", symmetry.canonical if symmetry else None)
+        visited = Visited(Store.FINGERPRINT, symmetry.canonical if symmetry else None)
         visited.seen = seen
         bfs = BreadthFirst(machine, options, search, Stats(), [0] * len(machine.all_bindings),
                            visited, None, time.perf_counter() + seconds, None)

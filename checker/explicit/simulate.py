@@ -38,11 +38,6 @@ class Simulator:
 
     def __init__(self, machine: Machine, options: CheckOptions,
                  progress: Callable[[Stats], None] | None = None):
-        if options.max_states:
-            raise CheckerError("a simulation takes no state limit: bound it with --walks, "
-                               "--depth or --max-seconds")
-        if options.ray:
-            raise CheckerError("a simulation runs in one process: --ray is for the explicit search")
         if options.walks is None and not options.max_seconds:
             raise CheckerError("a simulation needs a number of walks or a time limit")
         self.machine, self.options, self.progress = machine, options, progress

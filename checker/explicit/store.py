@@ -20,20 +20,19 @@ from __future__ import annotations
 from typing import Callable, Iterable
 
 from ..errors import SpecError
+from ..options import Store
 
-FINGERPRINT_AFTER = 1 << 18          # "auto": exact up to this many states
-STORES = ("auto", "exact", "fingerprint")
+FINGERPRINT_AFTER = 1 << 18          # Store.AUTO: exact up to this many states
 
 
 class Visited:
     """States seen -> their parent (None for an initial state), by state or fingerprint."""
 
-    def __init__(self, mode: str = "auto", canonical: Callable[[tuple], tuple] | None = None):
+    def __init__(self, mode: Store = Store.AUTO,
+                 canonical: Callable[[tuple], tuple] | None = None):
         """`canonical`, under symmetry, maps a state to its orbit's representative."""
-        if mode not in STORES:
-            raise ValueError(f"store {mode!r}: expected one of {', '.join(STORES)}")
-        self.mode = mode
-        self.exact = mode != "fingerprint"
+        self.mode = Store(mode)
+        self.exact = self.mode is not Store.FINGERPRINT
         self.canonical = canonical
         self.seen: dict = {}
         self.kept_apart = 0              # states stored by workers, not brought back here
@@ -47,9 +46,9 @@ class Visited:
         return st if self.exact else fingerprint(st)
 
     def compact_if_large(self) -> bool:
-        """In "auto" mode past FINGERPRINT_AFTER states, switch to fingerprints (between
-        levels). True if it switched."""
-        if not (self.exact and self.mode == "auto" and len(self.seen) > FINGERPRINT_AFTER):
+        """In Store.AUTO mode past FINGERPRINT_AFTER states, switch to fingerprints
+        (between levels). True if it switched."""
+        if not (self.exact and self.mode is Store.AUTO and len(self.seen) > FINGERPRINT_AFTER):
             return False
         self.to_fingerprints()
         return True

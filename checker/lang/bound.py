@@ -64,10 +64,6 @@ class Binding:
     fair_when: Callable | None = None  # ... of its steps from states where this holds
     calls: str | None = None           # the actor it calls, for diagrams
     writes: int = -1                   # a bit per variable it may write (-1: any; see `reads`)
-    guard: Callable | None = None      # guard(s) and body(s): the explicit engine's fast
-    body: Callable | None = None       # path, parameters baked in (`Machine` sets them)
-    guard_calls: bool = False          # its guard calls code that may write, then fail
-    selectors: tuple = ()              # its guard's tests of one location each (dispatch)
 
     @property
     def args(self) -> tuple:

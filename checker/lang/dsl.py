@@ -7,6 +7,7 @@ then run the very same functions on concrete or symbolic state.
 """
 from __future__ import annotations
 
+import contextvars
 import dataclasses
 import enum
 from typing import Callable
@@ -47,12 +48,14 @@ class _NoOracle(Oracle):
     values = choose
 
 
-_oracle: list[Oracle] = [_NoOracle()]
+_oracle: contextvars.ContextVar[Oracle] = contextvars.ContextVar("oracle", default=_NoOracle())
+"""The running engine's oracle, per context (a thread of its own starts with none)."""
 
 
 def install_oracle(oracle: Oracle) -> Oracle:
     """Make `oracle` answer `choose`; returns the previous one."""
-    previous, _oracle[0] = _oracle[0], oracle
+    previous = _oracle.get()
+    _oracle.set(oracle)
     return previous
 
 
@@ -62,7 +65,7 @@ def choose(domain):
     Every value is explored: the engine runs the action once per choice. Choosing from
     an empty collection disables the action, like TLA+'s `\\E x \\in {}`.
     """
-    return _oracle[0].choose(domain)
+    return _oracle.get().choose(domain)
 
 
 DISJUNCTS = (True, False)

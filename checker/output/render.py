@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from ..engines import ENGINES
 from ..results import RunResult, Verdict
 from .summary import more_traces, never_fired, next_command, overview, run_line, steps_text
 
@@ -76,7 +77,7 @@ def print_details(out: Console, result: RunResult) -> None:
                       escape(trace))
     out.print(table)
     s = result.stats
-    if result.engine == "explicit":
+    if ENGINES[result.engine].counts_states:
         line = (f"{s.distinct_states:,} distinct states, {s.transitions:,} transitions, "
                 f"depth {s.depth}, {s.seconds:.2f} s, {s.states_per_second:,.0f} states/s")
         if result.method:

@@ -8,6 +8,7 @@ solver whether each new alternative is consistent with the path so far.
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import dataclasses
 import sys
 from typing import Any, Callable, Iterator
@@ -230,7 +231,7 @@ class Explorer(Oracle):
         error (a proof obligation: it matters only if some reachable state takes that path)."""
         self.trail = []
         previous = install_oracle(self)
-        _active.append(self)
+        _push(self)
         try:
             for count in range(MAX_PATHS + 1):
                 if count == MAX_PATHS:
@@ -256,7 +257,7 @@ class Explorer(Oracle):
                     return
                 self.trail[-1].taken += 1
         finally:
-            _active.pop()
+            _pop()
             install_oracle(previous)
 
 
@@ -264,29 +265,40 @@ class _Infeasible(Exception):
     """No alternative of a decision is consistent with the path (a dead branch)."""
 
 
-_active: list[Explorer] = []
+_active: contextvars.ContextVar[tuple] = contextvars.ContextVar("explorers", default=())
+"""The explorers running, innermost last (and `undecided` markers), per context."""
 DEAD = object()         # what `guarded` returns when the guarded world raised or is empty
 
 
+def _push(running) -> None:
+    _active.set((*_active.get(), running))
+
+
+def _pop() -> None:
+    _active.set(_active.get()[:-1])
+
+
 def explorer() -> Explorer:
-    if not _active:
+    active = _active.get()
+    if not active:
         raise SymbolicError("a symbolic value was used outside a symbolic run")
-    return _active[-1]
+    return active[-1]
 
 
 def active_explorer() -> Explorer | None:
-    return _active[-1] if _active else None
+    active = _active.get()
+    return active[-1] if active else None
 
 
 @contextlib.contextmanager
 def undecided(error: type[Exception]):
     """Within, a value that needs a decision raises `error` rather than forking the path
     (while paths are being merged, a fork would split the caller's path instead)."""
-    _active.append(_Undecided(error))
+    _push(_Undecided(error))
     try:
         yield
     finally:
-        _active.pop()
+        _pop()
 
 
 class _Undecided:

@@ -31,7 +31,7 @@ from .terms import SBool, SInt, bool_term, identical
 
 
 @dataclasses.dataclass
-class Step:
+class GuardedPath:
     """One path of one binding: enabled where `guard`, leading to the leaves `next`."""
 
     binding: Binding | None
@@ -184,12 +184,12 @@ class Relation:
             if not z3.is_true(inside):
                 self.fail(z3.And(cond, z3.Not(inside)),
                           f"{label} writes a value outside its variable's domain", self.machine.where)
-            yield Step(binding, path.choices, z3.simplify(z3.And(cond, inside)), nxt)
+            yield GuardedPath(binding, path.choices, z3.simplify(z3.And(cond, inside)), nxt)
 
     def _binding_steps(self, b: Binding):
         return self._steps(b.fn, b.args, b.label, b, self.view)
 
-    def _init(self) -> list[Step]:
+    def _init(self) -> list[GuardedPath]:
         """Initial states: the defaults, then the @initial method with its choices."""
         m = self.machine
         defaults = m.defaults(lambda v, value: self.shapes[v.index].flatten(value))
@@ -201,7 +201,7 @@ class Relation:
                     setattr(sc, v.name, shape.view(leaves))
             return sc
         if m.initializer is None:
-            return [Step(None, (), z3.BoolVal(True), self._next(setup(), "initial"))]
+            return [GuardedPath(None, (), z3.BoolVal(True), self._next(setup(), "initial"))]
         return list(self._steps(m.initializer, (), "initial", None, setup))
 
     def formula(self, fn, what, args=(), tag="", context=z3.BoolVal(True),

@@ -33,7 +33,7 @@ from pathlib import Path
 import z3
 
 from ..errors import LIBRARIES
-from .relation import Failure, Relation, Step
+from .relation import Failure, GuardedPath, Relation
 from .terms import identical
 
 FORMAT = b"check-model relation 3\n"
@@ -190,7 +190,7 @@ def _back(i: int, terms: list):
     return t
 
 
-def _step_meta(s: Step, terms: list, rel) -> tuple:
+def _step_meta(s: GuardedPath, terms: list, rel) -> tuple:
     """A step, each next-state leaf a term index, or None where the step leaves it as it
     was (most leaves of most steps: only what a step changes is written)."""
     which = None if s.binding is None else rel.machine.bindings.index(s.binding)
@@ -199,14 +199,14 @@ def _step_meta(s: Step, terms: list, rel) -> tuple:
             _term(s.allowed, terms))
 
 
-def _step(meta, terms: list, bindings, flat: list) -> Step:
+def _step(meta, terms: list, bindings, flat: list) -> GuardedPath:
     which, label, choices, guard, nxt, allowed = meta
     binding = None if which is None else bindings[which]
     if (binding.label if binding else None) != label:
         raise ValueError(f"step of {label}, but binding {which} is another")
-    return Step(binding, choices, _back(guard, terms),
-                [x if i is None else _back(i, terms) for i, x in zip(nxt, flat)],
-                _back(allowed, terms))
+    return GuardedPath(binding, choices, _back(guard, terms),
+                       [x if i is None else _back(i, terms) for i, x in zip(nxt, flat)],
+                       _back(allowed, terms))
 
 
 def key_of(machine) -> str:
