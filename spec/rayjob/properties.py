@@ -54,7 +54,7 @@ class Properties(RayJobState):
     def p3b_one_driver_at_a_time(s):
         """No two drivers of one attempt run at the same time: with entrypoint resources
         a driver may outlive a head restart on a worker while the retried submitter
-        starts the same submission id again in the new GCS (issue 19, deviation 6)."""
+        starts the same submission id again in the new GCS."""
         return s.stray is Stray.NONE or s.stray_att is None or not any(
             r in (Rec.RUNNING, Rec.WROTE) and s.cl_attempt[k.c] is s.stray_att
             for k, r in s.kv.items())

@@ -1,4 +1,4 @@
-"""Lemmas of the no-fault proofs in SidecarMode and InteractiveMode (issue 20): what the
+"""Lemmas of the no-fault proofs in SidecarMode and InteractiveMode: what the
 submitter container, the user's submission and the operator's memory look like there
 when nothing fails (models/rayjob/proofs/slow/no_faults_{sidecar,interactive}.toml).
 
