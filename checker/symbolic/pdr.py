@@ -78,13 +78,7 @@ class PDR(SymbolicEngine):
         parts = [_Part(g, d) for g in goals for d in _disjuncts(g.bad)]
         parts += [_Part(None, c) for c in _distinct([f.condition for f in rel.failures])]
         derived = LemmaStore(rel.machine, [g.name for g in goals], self.options.lemmas)
-        kept = derived.load()
-        lemmas, left_out = _lemmas(rel, goals, self.options.lemmas,
-                                   None if kept is None else {c[1] for c in kept if c[0] == "lemma"})
-        if left_out:
-            self.report(f"pdr: {left_out} of the spec's invariants are no candidates "
-                        f"(not in [check] lemmas)")
-        chain = self._prove(rel, parts, self._houdini(rel, parts, lemmas, kept, derived))
+        chain = self._prove(rel, parts, self._houdini(rel, parts, goals, derived, derived.load()))
         failures = [p for p in parts if p.goal is None]
         if any(p.state == "reachable" for p in failures):
             list(search(rel, [], self.depth_bound, self))    # raises the spec error
@@ -100,16 +94,22 @@ class PDR(SymbolicEngine):
             yield self._result(rel, g, [p for p in parts if p.goal is g], failures, whole,
                                len(leaves), len(chain))
 
-    def _houdini(self, rel, parts: list[_Part], lemmas: list, kept: set | None,
-                 derived: LemmaStore) -> list[_Proof]:
+    def _houdini(self, rel, parts: list[_Part], goals, derived: LemmaStore,
+                 kept: set | None) -> list[_Proof]:
         """The largest set of candidates (the open parts, and the spec's other invariants
         as lemmas) that is inductive together: the first proof of the chain, which proves
         the parts in it. A step that breaks some candidate drops each one it breaks. A
         lemma is split as a goal is, into conjuncts: a step that breaks one conjunct drops
         that one only (whole, a lemma fell with it, and what it carried fell after it).
         The candidates kept are stored (`derived`); a later run on the same spec and
-        settings starts from those (`kept`), so that its first round, which shows them
-        inductive, is its last."""
+        settings starts from those alone (`kept`), so that its first round, which shows
+        them inductive, is its last. Where they are not (a candidate false initially or
+        broken by a step), the entry is stale: Houdini starts again from every candidate."""
+        lemmas, left_out = _lemmas(rel, goals, self.options.lemmas,
+                                   None if kept is None else {c[1] for c in kept if c[0] == "lemma"})
+        if left_out:
+            self.report(f"pdr: {left_out} of the spec's invariants are no candidates "
+                        f"(not in [check] lemmas)")
         candidates = {("part", n): z3.Not(p.bad) for n, p in enumerate(parts)}
         candidates.update({("lemma", name, j): z3.Not(d) for name, f in lemmas
                            for j, d in enumerate(_disjuncts(z3.Not(f)))})
@@ -140,7 +140,11 @@ class PDR(SymbolicEngine):
         if alive and outcome != z3.unsat:       # out of time: nothing shown inductive
             self.report("pdr: Houdini ran out of time")
             return []
-        if set(alive) != kept:
+        if kept is not None and set(alive) != kept:
+            self.report("pdr: the lemma cache's candidates are not inductive together here: "
+                        "Houdini starts again from every candidate")
+            return self._houdini(rel, parts, goals, derived, None)
+        if kept is None:
             derived.save(set(alive))
         proved = [p for n, p in enumerate(parts) if ("part", n) in alive]
         counts = collections.Counter(k[0] for k in candidates)
