@@ -21,12 +21,13 @@ invariant for all failures at once in 15 minutes; one at a time, most take secon
 
 Before Spacer, the chain starts with Houdini: every open part, and every invariant the
 spec declares (chosen or not: they are the spec author's lemmas; the model's `[check]
-lemmas` may name the ones to try, so that those that would only fall cost nothing), is a
-candidate; a
-candidate false after some step from a state where all candidates hold is dropped,
-until the rest is inductive together. That proves at once what is inductive only in
-company (on RayJob, the lemmas about the operator's memory and the properties they
-carry), in a few solver calls over the whole relation.
+lemmas` may restrict them), is a candidate; a candidate false after some step from a
+state where all candidates hold is dropped, until the rest is inductive together. That
+proves at once what is inductive only in company (on RayJob, the lemmas about the
+operator's memory and the properties they carry), in a few solver calls over the whole
+relation. The candidates kept are derived once per spec and settings and cached
+(`LemmaStore`): a later run starts from them alone, and its one round shows them
+inductive again (or finds the entry stale and derives them afresh).
 """
 from __future__ import annotations
 

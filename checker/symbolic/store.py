@@ -11,6 +11,9 @@ over the leaves (compressed), and a SHA-256 digest of itself: an entry that is t
 of another key or another layout is ignored and rebuilt, never used. Entries are written
 to a temporary file and renamed into place, so concurrent runs never read half of one.
 
+Beside the relations, `LemmaStore` keeps the candidates PDR's Houdini kept, per spec,
+settings and goals: a starting point that Houdini checks again, never a verdict.
+
 The directory is `$CHECK_MODEL_CACHE`, else `$XDG_CACHE_HOME/check-model`, else
 `~/.cache/check-model`; `CHECK_MODEL_CACHE=off` turns the cache off. `check-model
 certify` never uses it: a certificate is re-checked against a fresh reading.
