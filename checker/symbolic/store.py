@@ -145,9 +145,11 @@ class LemmaStore:
     lemmas (and conjuncts of them), parts of the goals and value ranges are inductive
     together. Keyed as the relation is, and by the engines' own source (which makes the
     candidates), the goals and the `[check] lemmas` patterns: any change derives them
-    again. An entry is only a guess to start from: Houdini checks that the candidates it
-    names are inductive together (one query when they are) and drops what is not, so a
-    wrong entry can cost time but never a verdict; a garbled one is ignored."""
+    again. An entry is only a starting point: Houdini checks that the candidates it names
+    are inductive together (one query when they are) and, where they are not, derives them
+    again from every candidate, so a wrong entry can cost time (or, were it an inductive
+    set smaller than the one derived, a proof) but never give a wrong verdict; a garbled
+    one is ignored."""
 
     def __init__(self, machine, goals: list[str], patterns: list[str] | None,
                  directory: Path | None = None):
