@@ -36,6 +36,7 @@ from checker.symbolic.paths import PathSolver
 from checker.symbolic import pdr
 from checker.symbolic.pdr import PDR, _step_out
 from checker.symbolic.relation import Relation
+from checker.symbolic.store import LemmaStore
 from checker.explicit.trace import replay
 from examples.diehard import DieHard
 from examples.peterson import Peterson
@@ -1299,6 +1300,7 @@ import enum
 from checker import Spec, action
 from checker.explicit.machine import Machine
 from checker.symbolic.relation import Relation
+from checker.symbolic.store import LemmaStore
 
 Phase = enum.Enum("Phase", "NEW INITIALIZING RUNNING RETRYING COMPLETE FAILED SUSPENDED")
 LIVE = frozenset({Phase.NEW, Phase.INITIALIZING, Phase.RUNNING, Phase.RETRYING})
@@ -1434,6 +1436,7 @@ class Dials(Spec):
 def test_houdini_finds_the_same_invariant_on_its_kept_solver_and_on_fresh_ones(monkeypatch):
     """Houdini's rounds first ask one solver kept across rounds (`QUICK` seconds), then a
     fresh one: with the kept one or without, the same lemmas fall and the same proof."""
+    monkeypatch.setenv("CHECK_MODEL_CACHE", "off")      # each run derives its lemmas
     said = {}
     for quick in (pdr.QUICK, 0):
         monkeypatch.setattr(pdr, "QUICK", quick)
@@ -1465,6 +1468,97 @@ def test_with_lemmas_named_houdinis_first_round_goes_to_a_fresh_solver(monkeypat
         assert result.properties[0].verdict.value == "holds"
         assert len(fresh) == (1 if lemmas else 0)
     assert said[True][-2:] == said[False][-2:]
+
+
+class DialsDrift(Dials):
+    """Mutant: `turn` moves `b` alone, so `same` fails and `b` passes 5."""
+    @action
+    def turn(s):
+        require(s.b < 9)
+        s.b += 1
+
+
+def _dials(monkeypatch, cache, spec=Dials) -> tuple:
+    """(verdict, certificate, progress lines, fresh solvers made) of proving `b_bounded`
+    with the caches in `cache`."""
+    monkeypatch.setenv("CHECK_MODEL_CACHE", str(cache))
+    fresh, said = [], []
+    made = pdr._preprocessing_solver
+    monkeypatch.setattr(pdr, "_preprocessing_solver", lambda: fresh.append(1) or made())
+    result = PDR(Machine(spec), CheckOptions(["b_bounded"]), progress=said.append).check()
+    found = result.properties[0]
+    return found.verdict.value, getattr(found, "certificate", None), said, len(fresh)
+
+
+def _lemma_entry(cache) -> Path:
+    (entry,) = (cache / "lemmas").glob("*.json")
+    return entry
+
+
+def test_a_second_proof_starts_from_the_lemmas_houdini_derived_and_needs_one_query(
+        tmp_path, monkeypatch):
+    """The first run derives the lemmas (every invariant a candidate: `c_below_*` fall) and
+    stores what Houdini kept; the second starts from that alone, reads no other lemma, and
+    shows it inductive in its first round, on a fresh solver: the same proof."""
+    verdict, cert, said, _ = _dials(monkeypatch, tmp_path)
+    assert verdict == "holds" and "pdr: lemmas of which no part is kept: c_below_3, " \
+                                  "c_below_6" in said
+    kept = json.loads(_lemma_entry(tmp_path).read_text())["kept"]
+    assert ["lemma", "same", 0] in kept and not any("c_below" in str(c) for c in kept)
+    verdict, again, said, fresh = _dials(monkeypatch, tmp_path)
+    assert verdict == "holds" and fresh == 1
+    assert said[1:3] == ["pdr: Houdini starts from the 3 candidates it kept before on this "
+                         "spec and these settings (the lemma cache)",
+                         "pdr: 2 of 2 parts inductive together with 1 of 1 parts of 1 lemmas "
+                         "(Houdini)"]
+    assert again.invariant == cert.invariant
+    assert certify(again, Machine(Dials)) == []
+
+
+@pytest.mark.parametrize("damage", ["a lemma that falls", "an unknown lemma", "not json",
+                                    "another key"])
+def test_a_stale_or_garbled_lemma_entry_is_derived_again_never_trusted(tmp_path, monkeypatch,
+                                                                       damage):
+    """An entry whose candidates are not exactly inductive together (one falls, or names
+    no candidate) is stale: Houdini starts again from every candidate and stores the
+    right set; one that cannot be read, or is of another key, is no entry."""
+    _dials(monkeypatch, tmp_path)
+    entry = _lemma_entry(tmp_path)
+    good = json.loads(entry.read_text())
+    bad = dict(good)
+    if damage == "a lemma that falls":
+        bad["kept"] = good["kept"] + [["lemma", "c_below_3", 0]]
+    elif damage == "an unknown lemma":
+        bad["kept"] = good["kept"] + [["lemma", "no_such_lemma", 0]]
+    elif damage == "another key":
+        bad["key"] = "0" * 64
+    entry.write_text("{not json" if damage == "not json" else json.dumps(bad))
+    verdict, cert, said, _ = _dials(monkeypatch, tmp_path)
+    assert verdict == "holds" and certify(cert, Machine(Dials)) == []
+    stale = "pdr: the lemma cache's candidates are not inductive together here: Houdini " \
+            "starts again from every candidate"
+    assert (stale in said) == (damage in ("a lemma that falls", "an unknown lemma"))
+    assert "pdr: lemmas of which no part is kept: c_below_3, c_below_6" in said
+    assert json.loads(entry.read_text()) == good
+
+
+def test_the_lemma_cache_is_keyed_by_the_spec_and_settings_and_a_mutant_is_refuted(
+        tmp_path, monkeypatch):
+    """Another spec, other goals, other constants or lemma patterns are other entries: the
+    mutant beside Dials's entry derives its own and is refuted, not proved."""
+    assert _dials(monkeypatch, tmp_path)[0] == "holds"
+    verdict, _, said, _ = _dials(monkeypatch, tmp_path, DialsDrift)
+    assert verdict == "violated" and not any("lemma cache" in line for line in said)
+    keys = {LemmaStore(Machine(spec), goals_, patterns, tmp_path).key
+            for spec, goals_, patterns in [(Dials, ["b_bounded"], None),
+                                            (Dials, ["same"], None),
+                                            (Dials, ["b_bounded"], ["same"]),
+                                            (DialsDrift, ["b_bounded"], None)]}
+    keys |= {LemmaStore(Machine(Retries, {"limit": n}), ["bounded"], None, tmp_path).key
+             for n in (1, 2)}
+    assert len(keys) == 6
+    monkeypatch.setenv("CHECK_MODEL_CACHE", "off")
+    assert LemmaStore(Machine(Dials), ["b_bounded"], None).entry is None
 
 
 def test_the_model_names_the_lemmas_houdini_may_use_and_the_proof_needs_the_one_it_names(

@@ -21,12 +21,13 @@ invariant for all failures at once in 15 minutes; one at a time, most take secon
 
 Before Spacer, the chain starts with Houdini: every open part, and every invariant the
 spec declares (chosen or not: they are the spec author's lemmas; the model's `[check]
-lemmas` may name the ones to try, so that those that would only fall cost nothing), is a
-candidate; a
-candidate false after some step from a state where all candidates hold is dropped,
-until the rest is inductive together. That proves at once what is inductive only in
-company (on RayJob, the lemmas about the operator's memory and the properties they
-carry), in a few solver calls over the whole relation.
+lemmas` may restrict them), is a candidate; a candidate false after some step from a
+state where all candidates hold is dropped, until the rest is inductive together. That
+proves at once what is inductive only in company (on RayJob, the lemmas about the
+operator's memory and the properties they carry), in a few solver calls over the whole
+relation. The candidates kept are derived once per spec and settings and cached
+(`LemmaStore`): a later run starts from them alone, and its one round shows them
+inductive again (or finds the entry stale and derives them afresh).
 """
 from __future__ import annotations
 
@@ -44,6 +45,7 @@ from .certificate import Certificate, SharedInvariant
 from .cone import Cones, conjuncts
 from .engine import Goal, SymbolicEngine
 from .interrupt import answer
+from .store import LemmaStore
 from .terms import identical
 
 FIRST_SLICE = 2.0               # seconds per part in the first pass
@@ -76,11 +78,8 @@ class PDR(SymbolicEngine):
     def decide(self, rel, goals, stats):
         parts = [_Part(g, d) for g in goals for d in _disjuncts(g.bad)]
         parts += [_Part(None, c) for c in _distinct([f.condition for f in rel.failures])]
-        lemmas, left_out = _lemmas(rel, goals, self.options.lemmas)
-        if left_out:
-            self.report(f"pdr: {left_out} of the spec's invariants are no candidates "
-                        f"(not in [check] lemmas)")
-        chain = self._prove(rel, parts, self._houdini(rel, parts, lemmas))
+        derived = LemmaStore(rel.machine, [g.name for g in goals], self.options.lemmas)
+        chain = self._prove(rel, parts, self._houdini(rel, parts, goals, derived, derived.load()))
         failures = [p for p in parts if p.goal is None]
         if any(p.state == "reachable" for p in failures):
             list(search(rel, [], self.depth_bound, self))    # raises the spec error
@@ -96,16 +95,30 @@ class PDR(SymbolicEngine):
             yield self._result(rel, g, [p for p in parts if p.goal is g], failures, whole,
                                len(leaves), len(chain))
 
-    def _houdini(self, rel, parts: list[_Part], lemmas: list) -> list[_Proof]:
+    def _houdini(self, rel, parts: list[_Part], goals, derived: LemmaStore,
+                 kept: set | None) -> list[_Proof]:
         """The largest set of candidates (the open parts, and the spec's other invariants
         as lemmas) that is inductive together: the first proof of the chain, which proves
         the parts in it. A step that breaks some candidate drops each one it breaks. A
         lemma is split as a goal is, into conjuncts: a step that breaks one conjunct drops
-        that one only (whole, a lemma fell with it, and what it carried fell after it)."""
-        candidates = {("part", id(p)): z3.Not(p.bad) for p in parts}
-        candidates.update({("lemma", (i, j)): z3.Not(d) for i, (_, f) in enumerate(lemmas)
+        that one only (whole, a lemma fell with it, and what it carried fell after it).
+        The candidates kept are stored (`derived`); a later run on the same spec and
+        settings starts from those alone (`kept`), so that its first round, which shows
+        them inductive, is its last. Where they are not (a candidate false initially or
+        broken by a step), the entry is stale: Houdini starts again from every candidate."""
+        lemmas, left_out = _lemmas(rel, goals, self.options.lemmas,
+                                   None if kept is None else {c[1] for c in kept if c[0] == "lemma"})
+        if left_out:
+            self.report(f"pdr: {left_out} of the spec's invariants are no candidates "
+                        f"(not in [check] lemmas)")
+        candidates = {("part", n): z3.Not(p.bad) for n, p in enumerate(parts)}
+        candidates.update({("lemma", name, j): z3.Not(d) for name, f in lemmas
                            for j, d in enumerate(_disjuncts(z3.Not(f)))})
         candidates.update({("range", i): f for i, f in enumerate(written_ranges(rel))})
+        if kept is not None:
+            candidates = {k: f for k, f in candidates.items() if k in kept}
+            self.report(f"pdr: Houdini starts from the {len(candidates)} candidates it kept "
+                        f"before on this spec and these settings (the lemma cache)")
         initial = z3.Solver()
         initial.add(rel.valid, rel.is_initial(rel.flat))
         alive = {k: f for k, f in candidates.items()
@@ -114,7 +127,8 @@ class PDR(SymbolicEngine):
         transition = [rel.valid, rel.next(xs2, which), rel.rename(rel.valid, xs2)]
         after = {k: rel.rename(f, xs2) for k, f in alive.items()}
         broken_by = {}                          # a goal's part -> the step that broke it
-        breaker = _Breaker(transition, alive, after, listed=self.options.lemmas is not None)
+        breaker = _Breaker(transition, alive, after,
+                           expect_inductive=kept is not None or self.options.lemmas is not None)
         outcome = z3.unsat
         while alive:
             outcome, model = breaker.check(alive, self.seconds_left)
@@ -127,25 +141,31 @@ class PDR(SymbolicEngine):
         if alive and outcome != z3.unsat:       # out of time: nothing shown inductive
             self.report("pdr: Houdini ran out of time")
             return []
-        proved = [p for p in parts if ("part", id(p)) in alive]
-        counts = collections.Counter(kind for kind, _ in candidates)
-        kept = collections.Counter(kind for kind, _ in alive)
+        if kept is not None and set(alive) != kept:
+            self.report("pdr: the lemma cache's candidates are not inductive together here: "
+                        "Houdini starts again from every candidate")
+            return self._houdini(rel, parts, goals, derived, None)
+        if kept is None:
+            derived.save(set(alive))
+        proved = [p for n, p in enumerate(parts) if ("part", n) in alive]
+        counts = collections.Counter(k[0] for k in candidates)
+        alive_counts = collections.Counter(k[0] for k in alive)
         self.report(f"pdr: {len(proved)} of {len(parts)} parts inductive together with "
-                    f"{kept['lemma']} of {counts['lemma']} parts of {len(lemmas)} lemmas"
-                    + (f" and {kept['range']} value ranges" if kept["range"] else "")
+                    f"{alive_counts['lemma']} of {counts['lemma']} parts of {len(lemmas)} lemmas"
+                    + (f" and {alive_counts['range']} value ranges" if alive_counts["range"] else "")
                     + " (Houdini)")
-        fell = {lemmas[where[0]][0]: step.binding.label if step.binding else "an initial state"
-                for (kind, where), (step, _, _) in broken_by.items() if kind == "lemma"}
+        fell = {k[1]: step.binding.label if step.binding else "an initial state"
+                for k, (step, _, _) in broken_by.items() if k[0] == "lemma"}
         if fell:                                # where a lemma the spec offers did not hold
             self.report("pdr: lemmas not inductive here, each with a step that broke it: "
                         + ", ".join(f"{name} ({label})" for name, label in sorted(fell.items())))
-        kept_lemmas = {where[0] for kind, where in alive if kind == "lemma"}
-        whole = sorted(name for i, (name, _) in enumerate(lemmas) if i not in kept_lemmas)
-        if whole:                               # what a [check] lemmas list may leave out
+        kept_lemmas = {k[1] for k in alive if k[0] == "lemma"}
+        whole = sorted(name for name, _ in lemmas if name not in kept_lemmas)
+        if whole:                               # the lemmas this proof does without
             self.report(f"pdr: lemmas of which no part is kept: {', '.join(whole)}")
         reads = {q.name: q.reads for q in self.machine.properties}
-        for p in parts:                         # where to look for the lemma it lacks
-            broke, pre, post = broken_by.get(("part", id(p)), (None, None, None))
+        for n, p in enumerate(parts):           # where to look for the lemma it lacks
+            broke, pre, post = broken_by.get(("part", n), (None, None, None))
             if broke is not None and p.goal is not None and broke.binding is not None:
                 self.report(f"pdr: {p.goal.name} is not inductive with the other candidates: "
                             f"{broke.binding.label} leads out of it ("
@@ -276,11 +296,13 @@ class _Breaker:
     again). Where it cannot tell in time, a fresh preprocessing solver answers: much the
     faster to show that no step breaks any candidate (the last round: on proofs/no_faults,
     22 s, where the kept solver had not answered in 8; on driver_once it had not in 20). A
-    model that names its lemmas (`[check] lemmas`, the claims Houdini keeps whole) expects
-    its first round to be that last one: it goes to the fresh solver at once."""
+    run that starts from the candidates the lemma cache holds (or that a model's `[check]
+    lemmas` names) expects its first round to be that last one: it goes to the fresh
+    solver at once."""
 
-    def __init__(self, transition: list, alive: dict, after: dict, listed: bool):
-        self.transition, self.after, self.rounds, self.listed = transition, after, 0, listed
+    def __init__(self, transition: list, alive: dict, after: dict, expect_inductive: bool):
+        self.transition, self.after, self.rounds = transition, after, 0
+        self.expect_inductive = expect_inductive
         self.kept = z3.Solver()
         self.kept.add(*transition)
         self.on = {k: z3.Bool(f"houdini!on{n}") for n, k in enumerate(alive)}
@@ -290,7 +312,7 @@ class _Breaker:
         """(sat and a model of a breaking step, or unsat, or unknown when out of time)."""
         some = z3.Or([z3.Not(self.after[k]) for k in alive])
         self.rounds += 1
-        if QUICK > 0 and not (self.listed and self.rounds == 1):
+        if QUICK > 0 and not (self.expect_inductive and self.rounds == 1):
             asked = z3.Bool(f"houdini!round{self.rounds}")
             self.kept.add(z3.Implies(asked, some))
             self.kept.set(timeout=_milliseconds(min(QUICK, seconds_left())))
@@ -371,18 +393,21 @@ def written_ranges(rel) -> list:
     return [r for r in ranges if answer(domains.check, z3.Not(r)) == z3.sat]   # not implied
 
 
-def _lemmas(rel, goals, patterns: list[str] | None) -> tuple[list[tuple[str, z3.BoolRef]], int]:
+def _lemmas(rel, goals, patterns: list[str] | None, kept: set[str] | None) \
+        -> tuple[list[tuple[str, z3.BoolRef]], int]:
     """The spec's invariants that are not goals, by name: candidate lemmas for Houdini, but for
     those true in every state under the model's constants (a lemma whose guard is false
-    in this setting: it would only weigh on every solver call) and those no pattern of
-    `patterns` matches (None: every one may be a lemma); and how many those patterns left
-    out (not read at all: reading a formula costs too)."""
+    in this setting: it would only weigh on every solver call), those no pattern of
+    `patterns` matches (None: every one may be a lemma) and those not in `kept`, the lemmas
+    of which Houdini kept a part before (None: no such set); and how many those patterns
+    left out. Those left out are not read at all: reading a formula costs too."""
     chosen = {g.name for g in goals}
     others = [p for p in rel.machine.properties if p.kind == Kind.INVARIANT and p.name not in chosen]
-    named = [(p.name, rel.formula(p.fn, p.name)) for p in others
-             if patterns is None or any(fnmatch.fnmatchcase(p.name, q) for q in patterns)]
+    matched = [p for p in others
+               if patterns is None or any(fnmatch.fnmatchcase(p.name, q) for q in patterns)]
+    named = [(p.name, rel.formula(p.fn, p.name)) for p in matched if kept is None or p.name in kept]
     return [(name, f) for name, f in named if not z3.is_true(z3.simplify(f))], \
-        len(others) - len(named)
+        len(others) - len(matched)
 
 
 def _disjuncts(bad) -> list:

@@ -13,6 +13,9 @@ SHA-256 digest of itself: an entry that is truncated, garbled, of another key or
 layout is ignored and rebuilt, never used. Entries are written
 to a temporary file and renamed into place, so concurrent runs never read half of one.
 
+Beside the relations, `LemmaStore` keeps the candidates PDR's Houdini kept, per spec,
+settings and goals: a starting point that Houdini checks again, never a verdict.
+
 The directory is `$CHECK_MODEL_CACHE`, else `$XDG_CACHE_HOME/check-model`, else
 `~/.cache/check-model`; `CHECK_MODEL_CACHE=off` turns the cache off. `check-model
 certify` never uses it: a certificate is re-checked against a fresh reading.
@@ -36,7 +39,9 @@ from ..errors import LIBRARIES
 from .relation import Failure, GuardedPath, Relation
 from .terms import identical
 
-FORMAT = b"check-model relation 3\n"
+FORMAT = b"check-model relation 3
+"
+LEMMAS_FORMAT = "check-model lemmas 1"
 _CHECKER = Path(__file__).resolve().parent.parent
 
 
@@ -104,19 +109,9 @@ class RelationStore:
             payload = zlib.compress(pickle.dumps((meta, text)), 1)
         except (z3.Z3Exception, pickle.PicklingError, TypeError, AttributeError):
             return                              # not writable as an entry: no cache
-        try:
-            self.entry.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=self.entry.parent, prefix=".tmp-")
-        except OSError:
-            return                              # a cache that cannot be written is no cache
-        try:
-            with os.fdopen(fd, "wb") as out:
-                out.write(FORMAT + hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload)
-            os.replace(tmp, self.entry)
-        except OSError:
-            Path(tmp).unlink(missing_ok=True)
-            return
-        self.saved = _sizes(rel)
+        if _write(self.entry, FORMAT + hashlib.sha256(payload).hexdigest().encode() + b"\n"
+                  + payload):
+            self.saved = _sizes(rel)
 
     def _load(self, progress) -> Stored | None:
         if self.entry is None or not self.entry.is_file():
@@ -147,6 +142,66 @@ class RelationStore:
                        for message, where, origin, i in meta["failures"]],
                       _back(meta["constraint"], terms),
                       {k: _back(i, terms) for k, i in meta["formulas"].items()})
+
+
+class LemmaStore:
+    """The candidates Houdini kept, derived once per spec and settings: which of the spec's
+    lemmas (and conjuncts of them), parts of the goals and value ranges are inductive
+    together. Keyed as the relation is, and by the engines' own source (which makes the
+    candidates), the goals and the `[check] lemmas` patterns: any change derives them
+    again. An entry is only a starting point: Houdini checks that the candidates it names
+    are inductive together (one query when they are) and, where they are not, derives them
+    again from every candidate, so a wrong entry can cost time (or, were it an inductive
+    set smaller than the one derived, a proof) but never give a wrong verdict; a garbled
+    one is ignored."""
+
+    def __init__(self, machine, goals: list[str], patterns: list[str] | None,
+                 directory: Path | None = None):
+        directory = directory if directory is not None else cache_dir()
+        digest = hashlib.sha256(key_of(machine).encode())
+        for path in sorted(_CONSUMERS):
+            digest.update(path.encode() + b"\0" + (_CHECKER / path).read_bytes() + b"\0")
+        digest.update(json.dumps([goals, patterns]).encode())
+        self.key = digest.hexdigest()
+        self.entry = directory / "lemmas" / f"{self.key}.json" if directory else None
+
+    def load(self) -> set[tuple] | None:
+        """The candidates kept last time, or None (no entry, or not one of this key)."""
+        if self.entry is None or not self.entry.is_file():
+            return None
+        try:
+            data = json.loads(self.entry.read_text())
+            if data["format"] != LEMMAS_FORMAT or data["key"] != self.key:
+                return None
+            kept = {tuple(c) for c in data["kept"]}
+            if all(len(c) in (2, 3) and isinstance(c[0], str) for c in kept):
+                return kept
+        except (OSError, ValueError, KeyError, TypeError):
+            pass
+        return None
+
+    def save(self, kept: set[tuple]):
+        if self.entry is not None:
+            _write(self.entry, json.dumps({"format": LEMMAS_FORMAT, "key": self.key,
+                                           "kept": sorted(kept, key=repr)}).encode())
+
+
+def _write(entry: Path, data: bytes) -> bool:
+    """Write `data` to a temporary file renamed to `entry` (concurrent runs never see half
+    of one); False if it cannot be written (a cache that cannot be written is no cache)."""
+    try:
+        entry.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=entry.parent, prefix=".tmp-")
+    except OSError:
+        return False
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+        os.replace(tmp, entry)
+    except OSError:
+        Path(tmp).unlink(missing_ok=True)
+        return False
+    return True
 
 
 def _reads_back(text: str, terms: list) -> bool:
