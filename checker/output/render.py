@@ -168,7 +168,8 @@ def print_trace(out: Console, data: dict, bookkeeping: bool = False) -> None:
                       _changes(variables, ghost, previous, data["states"][loop]))
     out.print(table)
     if hidden:
-        out.print(f"[dim]bookkeeping not shown (--all shows it): {escape(', '.join(hidden))}[/]")
+        out.print(f"[dim]{len(hidden)} bookkeeping variables not shown (--all shows them): "
+                  f"{escape(', '.join(hidden))}[/]")
     if loop is not None:
         out.print(f"[magenta]the behaviour stays in state {loop} forever (stuttering)[/]" if loop == last
                   else f"[magenta]the last state loops back to state {loop}[/]")

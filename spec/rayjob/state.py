@@ -13,7 +13,7 @@ last one the operator observed and at most L changes behind: what a lagging info
 can return (docs/design.md, "What a lagging cache returns"). L = 0 is a cache that is
 always current.
 """
-from checker import Const, Ghost, Int, Map, Option, SpecError, initial
+from checker import Bookkeeping, Const, Ghost, Int, Map, Option, SpecError, initial
 from checker.kubernetes.cache import CacheVersions
 
 from .types import (BACKOFF_LIMIT, EMPTY, NEW_RJ, OLDER, Age, CacheSt, ClStat, ClusterId, CrView,
@@ -77,20 +77,21 @@ class RayJobState(CacheVersions):
     # ------------------------------------------------------------ informer cache
     # per object: its state, how many earlier views it may return (FRESH) or how far
     # back it stands (BEHIND), the view one change back and the one two changes back
-    rj_cache: CacheSt = CacheSt.SYNC
-    rj_lag: Int[0, L] = 0
-    rj_prev: Option[RJHead] = None
-    rj_prev_b: RJBody = EMPTY
-    rj_older: Option[RJHead] = None
-    rj_older_b: RJBody = EMPTY
-    cl_cache: Map[ClusterId, CacheSt] = Map.fill(CacheSt.SYNC)
-    cl_lag: Map[ClusterId, Int[0, L]] = Map.fill(0)
-    cl_prev: Map[ClusterId, CrView] = Map.fill(CrView.ABSENT)
-    cl_older: Map[ClusterId, CrView] = Map.fill(CrView.ABSENT)
-    job_cache: CacheSt = CacheSt.SYNC
-    job_lag: Int[0, L] = 0
-    job_prev: JobView = JobView.ABSENT
-    job_older: JobView = JobView.ABSENT
+    # (bookkeeping: traces show it only when asked)
+    rj_cache: Bookkeeping[CacheSt] = CacheSt.SYNC
+    rj_lag: Bookkeeping[Int[0, L]] = 0
+    rj_prev: Bookkeeping[Option[RJHead]] = None
+    rj_prev_b: Bookkeeping[RJBody] = EMPTY
+    rj_older: Bookkeeping[Option[RJHead]] = None
+    rj_older_b: Bookkeeping[RJBody] = EMPTY
+    cl_cache: Bookkeeping[Map[ClusterId, CacheSt]] = Map.fill(CacheSt.SYNC)
+    cl_lag: Bookkeeping[Map[ClusterId, Int[0, L]]] = Map.fill(0)
+    cl_prev: Bookkeeping[Map[ClusterId, CrView]] = Map.fill(CrView.ABSENT)
+    cl_older: Bookkeeping[Map[ClusterId, CrView]] = Map.fill(CrView.ABSENT)
+    job_cache: Bookkeeping[CacheSt] = CacheSt.SYNC
+    job_lag: Bookkeeping[Int[0, L]] = 0
+    job_prev: Bookkeeping[JobView] = JobView.ABSENT
+    job_older: Bookkeeping[JobView] = JobView.ABSENT
     # ------------------------------------------------------------ operator memory
     Pc = Pc                                      # its type and its write calls, for the
     WRITES = WRITES                              # library's faults and failover
@@ -98,7 +99,7 @@ class RayJobState(CacheVersions):
     m_h: Option[RJHead] = None                   # the in-memory RayJob
     m_b: RJBody = EMPTY
     m_orig: Option[Key] = None                   # key fields of originalRayJobInstance
-    m_fresh: bool = False                        # its resourceVersion is the API server's
+    m_fresh: Bookkeeping[bool] = False                        # its resourceVersion is the API server's
     m_sub_fin: bool = False                      # submitter finishedAt != nil (step 7)
     m_cl: ClStat = ClStat.NONE                   # cluster status read in Running
     m_clean: bool = False                        # nothing changed since this reconcile began
@@ -108,7 +109,7 @@ class RayJobState(CacheVersions):
     ex_h: Option[RJHead] = None                  # its memory, as the operator's above
     ex_b: RJBody = EMPTY
     ex_orig: Option[Key] = None
-    ex_fresh: bool = False
+    ex_fresh: Bookkeeping[bool] = False
     ex_sub_fin: bool = False
     ex_cl: ClStat = ClStat.NONE
     last_result: Result = Result.NONE
