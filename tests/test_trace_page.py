@@ -98,7 +98,7 @@ def test_changes_are_per_key_the_fault_has_its_lane_and_ghosts_stand_apart(trace
 
 def test_show_leaves_the_bookkeeping_out_unless_asked(traces):
     brief, everything = run("show", traces[0]), run("show", traces[0], "--all")
-    hidden = "1 bookkeeping variables not shown (--all shows them): version"
+    hidden = "1 bookkeeping variable not shown (--all shows them): version"
     assert hidden in brief.output and "version" not in brief.output.replace(hidden, "")
     assert "version: 0 → 1" in everything.output and "not shown" not in everything.output
     assert "stored[1]: 0 → 1" in brief.output and "(ghost)" in brief.output

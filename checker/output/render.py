@@ -12,7 +12,7 @@ from rich.table import Table
 
 from ..engines import ENGINES
 from ..results import RunResult, Verdict
-from .summary import more_traces, never_fired, next_command, overview, run_line, steps_text
+from .summary import counted, more_traces, never_fired, next_command, overview, run_line, steps_text
 
 _STYLE = {Verdict.HOLDS: "green", Verdict.VIOLATED: "red", Verdict.UNKNOWN: "yellow"}
 
@@ -168,7 +168,7 @@ def print_trace(out: Console, data: dict, bookkeeping: bool = False) -> None:
                       _changes(variables, ghost, previous, data["states"][loop]))
     out.print(table)
     if hidden:
-        out.print(f"[dim]{len(hidden)} bookkeeping variables not shown (--all shows them): "
+        out.print(f"[dim]{counted(len(hidden), 'bookkeeping variable')} not shown (--all shows them): "
                   f"{escape(', '.join(hidden))}[/]")
     if loop is not None:
         out.print(f"[magenta]the behaviour stays in state {loop} forever (stuttering)[/]" if loop == last
