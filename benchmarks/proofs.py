@@ -1,8 +1,8 @@
 """Time to proof of every RayJob proof model, as a user meets it.
 
-The figure issue 20 asks for (each proof under 60 s of CPU on one core).
+Each proof is meant to take under 60 s of CPU on one core.
 
-Each model runs as ``check-model MODEL -q`` in a fresh process with an empty relation cache
+Each model runs as ``check-model MODEL -q`` in a fresh process with an empty relation and lemma cache
 (a first run: it reads the spec into a relation, then proves), and with ``--warm`` once more
 on the cache the first run left (a second run, or CI with a kept cache). A row gives the
 CPU seconds of that process (user + system: on a shared machine the steadier figure), its

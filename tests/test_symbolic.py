@@ -189,14 +189,14 @@ def test_rayjob_properties_proved_for_every_backoff_limit_and_refuted_on_a_mutan
     assert bad["p8_excluded_not_retried"].verdict.value == "violated"
 
 
-ISSUE_20_PROOFS = sorted(p.stem for p in (ROOT / "models/rayjob/proofs/slow").glob("*.toml")
+SLOW_PROOFS = sorted(p.stem for p in (ROOT / "models/rayjob/proofs/slow").glob("*.toml")
                          if p.stem != "faults")
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", ISSUE_20_PROOFS)
-def test_rayjob_issue_20_proofs(name):
-    """Every proof model of models/rayjob/proofs/slow (issue 20; `faults` has its test
+@pytest.mark.parametrize("name", SLOW_PROOFS)
+def test_every_slow_rayjob_proof_proves_and_certifies(name):
+    """Every proof model of models/rayjob/proofs/slow (`faults` has its test
     above) gives the verdicts it expects with PDR, for every backoffLimit (and F), and a
     certificate that re-checks. What
     each proves, in which mode and fault setting, is in README's verdict table and
