@@ -2,8 +2,8 @@
 
 Each proof is meant to take under 60 s of CPU on one core.
 
-Each model runs as ``check-model MODEL -q`` in a fresh process with an empty relation and lemma cache
-(a first run: it reads the spec into a relation, then proves), and with ``--warm`` once more
+Each model runs as ``check-model MODEL -q`` in a fresh process with an empty relation and
+lemma cache (a first run: it reads the spec into a relation, then proves), and with ``--warm`` once more
 on the cache the first run left (a second run, or CI with a kept cache). A row gives the
 CPU seconds of that process (user + system: on a shared machine the steadier figure), its
 wall seconds, and whether every verdict was the one the model expects (exit 0). ``--jobs 2``
