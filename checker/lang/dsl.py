@@ -92,7 +92,7 @@ def exists(domain, pred) -> bool:
     a formula, once (after every variable is primed, or inside IF or `~`), write
     `any(... for x in S)` instead: one successor.
     """
-    witnesses = [v for v in _oracle[0].values(domain) if pred(v)]
+    witnesses = [v for v in _oracle.get().values(domain) if pred(v)]
     if not witnesses:
         return False
     choose(witnesses)

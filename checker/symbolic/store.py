@@ -39,8 +39,7 @@ from ..errors import LIBRARIES
 from .relation import Failure, GuardedPath, Relation
 from .terms import identical
 
-FORMAT = b"check-model relation 3
-"
+FORMAT = b"check-model relation 3\n"
 LEMMAS_FORMAT = "check-model lemmas 1"
 _CHECKER = Path(__file__).resolve().parent.parent
 
