@@ -123,6 +123,9 @@ def test_a_raising_spec_is_a_spec_error_for_every_engine(specs, tmp_path, engine
     assert result.exit_code == 2 and len(lines) == 1, result.output
     if "cannot run this model" in lines[0]:        # an engine that refuses it says so, of the model
         assert lines[0].startswith(f"error: {model}: the {engine} engine"), lines[0]
+    elif "does not take" in lines[0]:               # ... or of the construct it does not take
+        assert f"the {engine} engine does not take" in lines[0] and \
+            "failing_specs.py:" in lines[0], lines[0]
     else:
         assert f"{raising_line(specs / 'failing_specs.py', failure)}: " in lines[0], lines[0]
 
