@@ -74,7 +74,12 @@ class RayWorker:
         return not self.lost
 
     def stop(self) -> None:
-        ray.kill(self.actor)
+        """Kill the actor (once): it keeps nothing worth a gentler end."""
+        if not self.lost:
+            ray.kill(self.actor)
+            self.lost = True
+
+    kill = stop
 
 
 @ray.remote(num_cpus=1)
