@@ -14,6 +14,7 @@ from .options import CheckOptions
 from .explicit.machine import Machine
 from .explicit.simulate import Simulator
 from .results import RunResult, Stats
+from .watchdog import watchdog
 
 Progress = Callable[[Stats | str], None]      # statistics, or a message
 
@@ -61,4 +62,5 @@ def run_engine(name: str, machine: Machine, options: CheckOptions, model_name: s
         raise CheckerError(f"the {name} engine gives one trace per property: more than one "
                            f"(traces_per_property = {options.traces_per_property}) needs the "
                            f"explicit engine or a simulation")
-    return ENGINES[name](machine, options, progress).check(model_name)
+    with watchdog(options.max_seconds):
+        return ENGINES[name](machine, options, progress).check(model_name)

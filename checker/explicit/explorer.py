@@ -13,6 +13,7 @@ from typing import Callable
 
 from ..lang.dsl import Kind, install_oracle
 from ..errors import SPEC_FAILURES, CheckerError
+from ..watchdog import interrupted
 from . import liveness, partition
 from ..lang.bound import LIVENESS_KINDS, truth
 from .machine import Machine
@@ -84,8 +85,8 @@ class ExplicitEngine:
         previous_oracle = install_oracle(m.oracle)
         try:
             deadlock_at, stopped = self._bfs(search, stats, fired, visited, steps, started)
-        except KeyboardInterrupt:
-            stopped = "interrupted (Ctrl-C)"
+        except KeyboardInterrupt as e:
+            stopped = interrupted(e)
         finally:
             install_oracle(previous_oracle)
             stats.seconds = time.perf_counter() - started

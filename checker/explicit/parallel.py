@@ -34,6 +34,7 @@ import time
 import traceback
 
 from ..errors import CheckerError, SpecError
+from ..watchdog import interrupted
 from . import partition
 
 
@@ -93,9 +94,9 @@ class Partitioned:
                 stopped = e.message
                 forget_findings()
             self._gather()
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as e:
             # not a moment more: the workers may be minutes into a level
-            stopped = "interrupted (Ctrl-C)"
+            stopped = interrupted(e)
             forget_findings()
         finally:
             for worker in self.workers:
