@@ -32,6 +32,7 @@ from . import pipeline
 from .cli_conform import conform
 from .cli_gate import gate, mutants, report
 from .explicit.parallel import cores
+from .watchdog import interrupted
 from .output.progress import ProgressLine
 from .output.render import console, fail, print_result, print_summary, print_trace
 from .output.summary import counted
@@ -53,9 +54,9 @@ class DefaultToCheck(click.Group):
         A user error is exit 2; any other exception is check-model's own bug: exit 4."""
         try:
             return super().invoke(ctx)
-        except KeyboardInterrupt:
-            console(stderr=True).print("[yellow]interrupted[/] (Ctrl-C): whatever was not "
-                                       "reported above is unknown")
+        except KeyboardInterrupt as e:
+            console(stderr=True).print(f"[yellow]{interrupted(e)}[/]: whatever was not "
+                                       f"reported above is unknown")
             sys.exit(3)
         except CheckerError as e:
             fail(console(stderr=True), e)

@@ -19,6 +19,7 @@ from .lang.bound import LIVENESS_KINDS
 from .lang.dsl import Kind
 from .options import CheckOptions, Store
 from .results import RunResult, Stats
+from .watchdog import watchdog
 
 Progress = Callable[[Stats | str], None]      # statistics, or a message
 
@@ -147,4 +148,5 @@ def run_engine(name: str, spec, options: CheckOptions, model_name: str = "",
     found = refused(name, spec, options)
     if found:
         raise CheckerError(refusal(name, *found))
-    return ENGINES[name].load()(spec, options, progress).check(model_name)
+    with watchdog(options.max_seconds):
+        return ENGINES[name].load()(spec, options, progress).check(model_name)

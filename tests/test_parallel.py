@@ -144,3 +144,59 @@ def test_progress_is_reported_once_a_second_across_short_levels(monkeypatch, wor
     assert (said[-1].workers is not None) == (workers == 2)
     # the part the workers ran, which the benchmark's ceiling sets apart from the rest
     assert (result.to_json()["stats"]["split_seconds"] > 0) == (workers == 2)
+
+
+def test_ctrl_c_ends_the_workers_at_once(tmp_path):
+    """A caller reading the output of a search on two workers interrupted mid-level gets
+    its end within 2 s: no worker is left holding the pipe (nor 3 GB of store)."""
+    import signal
+    import subprocess
+    import sys
+    import textwrap
+    import time
+    from conftest import interruptible
+
+    working = tmp_path / "working"
+    (tmp_path / "busy.py").write_text(textwrap.dedent(f"""
+        import os, pathlib
+        from checker import Int, Spec, action, invariant
+        PARENT = os.getpid()
+
+        class S(Spec):
+            a: Int[0, 40] = 0
+            b: Int[0, 40] = 0
+            c: Int[0, 40] = 0
+            d: Int[0, 40] = 0
+
+            @action
+            def step(s, which: Int[0, 3], up: bool):
+                if os.getpid() != PARENT:              # a worker: levels take minutes
+                    pathlib.Path({str(working)!r}).touch()
+                    sum(range(20_000))
+                name = "abcd"[which]
+                setattr(s, name, min(40, max(0, getattr(s, name) + (1 if up else -1))))
+
+            @invariant
+            def fine(s):
+                return True
+    """))
+    (tmp_path / "busy.toml").write_text('spec = "busy:S"\n[check]\ndeadlock = false\n')
+    env = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{tmp_path}"}
+    proc = subprocess.Popen([sys.executable, "-m", "checker", str(tmp_path / "busy.toml"),
+                             "--engine", "interpreter", "--workers", "2", "-q"], cwd=tmp_path, env=env, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            preexec_fn=interruptible, start_new_session=True)
+    deadline = time.monotonic() + 120
+    while not working.exists() and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    if not working.exists():
+        os.killpg(proc.pid, signal.SIGKILL)
+        pytest.fail(f"no worker started within two minutes: {proc.communicate()[0]}")
+    proc.send_signal(signal.SIGINT)
+    try:
+        output, _ = proc.communicate(timeout=2)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)                 # the workers too
+        pytest.fail("the output did not end within 2 s of Ctrl-C")
+    assert proc.returncode == 3, output
+    assert "interrupted (Ctrl-C)" in output and "Traceback" not in output

@@ -35,6 +35,7 @@ import numpy as np
 import z3
 
 from ..errors import SPEC_FAILURES
+from ..watchdog import interrupted
 from ..explicit.explorer import ExplicitEngine, Search, coverage, verdicts
 from ..options import CheckOptions
 from ..explicit.machine import Machine
@@ -153,8 +154,8 @@ class BulkEngine:
                     stats.depth += 1
         except _OutOfTime:
             stopped = f"time limit {opts.max_seconds:g} s reached"
-        except KeyboardInterrupt:
-            stopped = "interrupted (Ctrl-C)"
+        except KeyboardInterrupt as e:
+            stopped = interrupted(e)
         finally:
             if self.pool:
                 self.pool.shutdown()

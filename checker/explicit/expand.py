@@ -30,7 +30,7 @@ from __future__ import annotations
 from typing import Callable
 
 from ..errors import SPEC_FAILURES
-from ..lang.dsl import Disabled
+from ..lang.dsl import Disabled, swallowed
 from .dispatch import Dispatch
 from .fastpath import DISABLED
 
@@ -187,14 +187,17 @@ def expander(m, remember: bool = True) -> Callable[[tuple, Emit], int]:
             if remembering:
                 writes.clear()
                 sc.__class__ = traced
+            oracle.acting = True
             try:
                 if b.guard is not None and not b.guard(sc):
                     if b.guard_calls:                   # what it wrote before failing
                         b.undo(sc, base)
                     continue
-                oracle.taken = None
+                oracle.taken, refused = None, Disabled.raised
                 try:
                     result = b.body(sc)
+                    if Disabled.raised != refused:
+                        raise swallowed(b.label)
                 except Disabled:
                     result = DISABLED
             except SPEC_FAILURES as e:
@@ -203,6 +206,7 @@ def expander(m, remember: bool = True) -> Callable[[tuple, Emit], int]:
                 raise m.error_in(b.label, e) from None
             finally:
                 sc.__class__ = plain
+                oracle.acting = False
             if oracle.taken is not None:                # it chose: run it once per choice
                 restore(sc, base)
                 body = _traced(b.body, sc, traced, plain, writes) if remembering else b.body

@@ -12,7 +12,8 @@ import time
 from typing import Callable
 
 from ..lang.dsl import Kind, install_oracle
-from ..errors import SPEC_FAILURES, CheckerError, SpecError
+from ..errors import SPEC_FAILURES, CheckerError
+from ..watchdog import interrupted
 from . import liveness, partition
 from ..lang.bound import LIVENESS_KINDS, truth
 from .machine import Machine
@@ -21,7 +22,7 @@ from .parallel import Partitioned, can_fork
 from ..results import Coverage, PropertyResult, RunResult, Stats, Verdict
 from .store import Visited, fingerprint
 from .steps import allowed, step_holds, view, within
-from .symmetry import NotSymmetric, asymmetry, first_states, liveness_refused, symmetry_of
+from .symmetry import NotSymmetric, Verifier, liveness_refused, symmetry_of
 from .trace import build_trace, with_step
 
 
@@ -74,7 +75,7 @@ class ExplicitEngine:
         search = Search(m, opts)
         stats = Stats()
         fired = [0] * len(m.all_bindings)      # indexed by Binding.index
-        symmetry = self._symmetry(search)
+        symmetry = self.symmetry = self._symmetry(search)
         # liveness reads the whole graph: its states are kept whole
         visited = Visited(Store.EXACT if search.liveness else opts.store,
                           symmetry.canonical if symmetry else None)
@@ -85,8 +86,8 @@ class ExplicitEngine:
         previous_oracle = install_oracle(m.oracle)
         try:
             deadlock_at, stopped = self._bfs(search, stats, fired, visited, steps, started)
-        except KeyboardInterrupt:
-            stopped = "interrupted (Ctrl-C)"
+        except KeyboardInterrupt as e:
+            stopped = interrupted(e)
         finally:
             install_oracle(previous_oracle)
             stats.seconds = time.perf_counter() - started
@@ -107,7 +108,7 @@ class ExplicitEngine:
                                            visited.describe(stats.generated)])))
 
     def _symmetry(self, search: Search):
-        """The run's symmetry (None without), its declaration tried on a sample first."""
+        """The run's symmetry (None without)."""
         m, names = self.machine, self.options.symmetry
         if names and search.liveness:
             raise CheckerError(liveness_refused(search.liveness))
@@ -117,9 +118,6 @@ class ExplicitEngine:
             raise CheckerError(str(e)) from None
         if symmetry is None:
             return None
-        problem = asymmetry(m, symmetry, first_states(m))
-        if problem:
-            raise SpecError(f"symmetry {', '.join(names)}: {problem}", m.where)
         self.notes.append(f"symmetry {', '.join(names)}: {symmetry.size:,} permutations")
         return symmetry
 
@@ -130,7 +128,8 @@ class ExplicitEngine:
         a level is large enough, when the run allows it."""
         m, opts = self.machine, self.options
         deadline = started + opts.max_seconds if opts.max_seconds else float("inf")
-        bfs = BreadthFirst(m, opts, search, stats, fired, visited, steps, deadline, self.progress)
+        bfs = BreadthFirst(m, opts, search, stats, fired, visited, steps, deadline, self.progress,
+                           self.symmetry)
         level = bfs.initial_level()
         parallel = (opts.workers > 1 or opts.ray) and self._parallel_allowed(search, steps, visited)
         while level:
@@ -194,14 +193,16 @@ class BreadthFirst:
     runs every level with it; each worker process of `checker.explicit.parallel` runs its share.
 
     `steps`, when not None, receives per state the (binding index, successor) of each
-    step that changes it, constraint or not (for liveness)."""
+    step that changes it, constraint or not (for liveness). Under `symmetry` each state
+    expanded has its orbit checked to behave alike (`symmetry.Verifier`)."""
 
     def __init__(self, machine: Machine, options: CheckOptions, search: Search, stats: Stats,
                  fired: list[int], visited: Visited, steps: dict | None, deadline: float,
-                 progress: Callable[[Stats], None] | None):
+                 progress: Callable[[Stats], None] | None, symmetry=None):
         self.machine, self.options, self.search, self.stats = machine, options, search, stats
         self.fired, self.visited, self.steps = fired, visited, steps
         self.deadline, self.progress = deadline, progress
+        self.verify = Verifier(machine, symmetry) if symmetry is not None else None
         self.next_report = time.perf_counter() + 2.0
         self.deadlock_at: tuple | None = None
         invariants, reachables = search.pending()
@@ -344,7 +345,7 @@ class BreadthFirst:
         check_deadlock, terminals = opts.deadlock, m.terminals
         max_states = opts.max_states or float("inf")
         st = here = taken = before = None
-        take_step = self.take_step
+        take_step, verify = self.take_step, self.verify
 
         def emit(index, succ, choices, changed, loaded):
             """One step from `st` (whose key is `here`): a state to keep if new."""
@@ -380,6 +381,8 @@ class BreadthFirst:
                 taken = steps[st] = []
             produced = expand(st, emit)
             stats.transitions += produced
+            if verify is not None:
+                verify(st)
             if check_deadlock and produced == 0 and self.deadlock_at is None and \
                     not any(m.check(t, st, "terminal") for t in terminals):
                 self.deadlock_at = st

@@ -19,6 +19,7 @@ import ast
 import copy
 from typing import Any
 
+from ..errors import SpecError
 from ..lang.dsl import choose, either, exists, require
 from ..lang.reads import inherited
 from ..lang.recompile import recompile, source_def
@@ -41,8 +42,21 @@ def _is_require(node, fn_globals) -> ast.expr | None:
 
 
 class _RewriteRequires(ast.NodeTransformer):
-    def __init__(self, fn_globals):
-        self.fn_globals = fn_globals
+    """Each `require(cond)` statement as `if not cond: return DISABLED`; one inside a `try`
+    that would catch the Disabled it raises is a spec error (as `swallowed` at run time)."""
+
+    def __init__(self, fn_globals, filename: str):
+        self.fn_globals, self.filename = fn_globals, filename
+        self.catching = 0                   # enclosing try blocks that catch Disabled
+
+    def visit_Try(self, node):
+        catches = any(h.type is None or _names(h.type) & CATCH_DISABLED for h in node.handlers)
+        self.catching += catches
+        node.body = [self.visit(stmt) for stmt in node.body]
+        self.catching -= catches
+        for part in (node.handlers, node.orelse, node.finalbody):
+            part[:] = [self.visit(stmt) for stmt in part]
+        return node
 
     def visit_FunctionDef(self, node):      # nested functions keep their require()
         return node
@@ -57,9 +71,22 @@ class _RewriteRequires(ast.NodeTransformer):
         cond = _is_require(node, self.fn_globals)
         if cond is None:
             return node
+        if self.catching:
+            raise SpecError("this require() is inside a try that catches the Disabled exception "
+                            "it raises (an except BaseException or a bare except), so a disabled "
+                            "step would be taken: let it through", f"{self.filename}:{node.lineno}")
         test = ast.UnaryOp(op=ast.Not(), operand=cond)
         ret = ast.Return(value=ast.Name(id=_NAME, ctx=ast.Load()))
         return ast.copy_location(ast.If(test=test, body=[ast.copy_location(ret, node)], orelse=[]), node)
+
+
+CATCH_DISABLED = {"BaseException", "Disabled"}
+
+
+def _names(expr: ast.expr) -> set[str]:
+    """The names an except clause's type mentions (`BaseException`, `checker.Disabled`)."""
+    return {n.id if isinstance(n, ast.Name) else n.attr for n in ast.walk(expr)
+            if isinstance(n, (ast.Name, ast.Attribute))}
 
 
 def _is_plain_assignment(node, state: str) -> bool:
@@ -261,7 +288,7 @@ def split_guard(fn):
         ast.copy_location(gdef, fdef)
         guard = recompile(gdef, filename, fn.__globals__, fn)
     assignments = [stmt for stmt in prefix if _is_require(stmt, fn.__globals__) is None]
-    fdef.body = assignments + [_RewriteRequires(fn.__globals__).visit(stmt) for stmt in body] \
+    fdef.body = assignments + [_RewriteRequires(fn.__globals__, filename).visit(stmt) for stmt in body] \
         or [ast.Pass()]
     ast.fix_missing_locations(fdef)
     return guard, recompile(fdef, filename, fn.__globals__, fn), calls

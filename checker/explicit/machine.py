@@ -16,7 +16,8 @@ from typing import Any, Callable, Iterator
 from ..errors import SPEC_FAILURES, SpecError, user_frame
 from ..lang.bound import MISSING, Binding, BoundSpec, Variable, truth
 from ..lang.domains import Domain, OutOfDomain
-from ..lang.dsl import Disabled, Oracle, Spec, install_oracle, ordered_values, spec_members
+from ..lang.dsl import (Disabled, Oracle, Spec, install_oracle, ordered_values, spec_members,
+                         swallowed)
 from ..lang.values import NO_ARG
 from .dispatch import selectors, tests_of
 from .expand import expander
@@ -55,10 +56,11 @@ def bake(fn: Callable | None, args: tuple) -> Callable | None:
 class ExplicitOracle(Oracle):
     """Answers `choose` from a decision prefix; records what was taken for replay."""
 
-    __slots__ = ("env", "prefix", "taken", "sizes", "shown", "cache")
+    __slots__ = ("env", "prefix", "taken", "sizes", "shown", "cache", "acting")
 
     def __init__(self, env):
         self.env, self.cache = env, {}
+        self.acting = False             # an action (or @initial) runs: it alone may choose
         self.start(())
 
     def start(self, prefix):
@@ -66,6 +68,9 @@ class ExplicitOracle(Oracle):
         self.prefix, self.taken = prefix, None
 
     def choose(self, domain):
+        if not self.acting:
+            raise TypeError("choose() or either() outside an action: a property, constraint "
+                            "or condition has one value per state (write any(...) or all(...))")
         if self.taken is None:
             self.taken, self.sizes, self.shown = [], [], []
         if isinstance(domain, Domain):
@@ -290,12 +295,17 @@ class Machine(BoundSpec):
                 oracle.start(prefix)
                 if setup is not None:
                     setup()
+                refused, oracle.acting = Disabled.raised, True
                 try:
                     enabled = fn(sc) is not DISABLED
+                    if Disabled.raised != refused:
+                        raise swallowed(label)
                 except Disabled:
                     enabled = False
                 except SPEC_FAILURES as e:
                     raise self.error_in(label, e) from None
+                finally:
+                    oracle.acting = False
                 if enabled:
                     shown = tuple(oracle.shown) if oracle.taken else ()
                     yield shown, self.encode(sc, base, st, label)

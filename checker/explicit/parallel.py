@@ -34,6 +34,7 @@ import time
 import traceback
 
 from ..errors import CheckerError, SpecError
+from ..watchdog import interrupted
 from . import partition
 
 
@@ -77,20 +78,29 @@ class Partitioned:
         self.workers = self.start(shares)
         self.owed = [0] * n
         found_before, deadlock_before = set(bfs.search.found), bfs.deadlock_at
-        stopped = None
-        try:
-            stopped = self._levels(started)
-        except KeyboardInterrupt:
-            stopped = "interrupted (Ctrl-C)"
-        except WorkerLost as e:
-            # its part of the store is gone, and with it the traces of what was found
-            # since the fork (the store as it was before stays here, for earlier findings)
-            stopped = e.message
+
+        def forget_findings():
+            """The workers' parts of the store are gone, and with them the traces of what
+            was found since the fork (the store as it was before stays here, for earlier
+            findings)."""
             for name in set(bfs.search.found) - found_before:
                 del bfs.search.found[name]
             bfs.deadlock_at = deadlock_before
-        finally:
+        stopped = None
+        try:
+            try:
+                stopped = self._levels(started)
+            except WorkerLost as e:
+                stopped = e.message
+                forget_findings()
             self._gather()
+        except KeyboardInterrupt as e:
+            # not a moment more: the workers may be minutes into a level
+            stopped = interrupted(e)
+            forget_findings()
+        finally:
+            for worker in self.workers:
+                worker.kill()
             bfs.stats.split_seconds = time.perf_counter() - split
         return bfs.deadlock_at, stopped
 
@@ -387,8 +397,13 @@ class Forked:
         except OSError:
             pass
         self.proc.join(timeout=5)
+        self.kill()
+
+    def kill(self) -> None:
+        """End it now, whatever it is doing (a no-op once it has stopped)."""
         if self.proc.is_alive():
             self.proc.kill()
+            self.proc.join(timeout=1)
 
 
 def _serve(bfs, me: int, n: int, mask: int, level: list[tuple], conn) -> None:

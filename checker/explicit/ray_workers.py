@@ -75,7 +75,12 @@ class RayWorker:
         return not self.lost
 
     def stop(self) -> None:
-        ray.kill(self.actor)
+        """Kill the actor (once): it keeps nothing worth a gentler end."""
+        if not self.lost:
+            ray.kill(self.actor)
+            self.lost = True
+
+    kill = stop
 
 
 @ray.remote(num_cpus=1)
@@ -87,11 +92,11 @@ class _ShareActor:
         machine = Machine(*bound_with)
         install_oracle(machine.oracle)
         search = Search(machine, options)
-        symmetry = symmetry_of(machine, options.symmetry)    # tried by the coordinator
+        symmetry = symmetry_of(machine, options.symmetry)    # refused by the coordinator
         visited = Visited(Store.FINGERPRINT, symmetry.canonical if symmetry else None)
         visited.seen = seen
         bfs = BreadthFirst(machine, options, search, Stats(), [0] * len(machine.all_bindings),
-                           visited, None, time.perf_counter() + seconds, None)
+                           visited, None, time.perf_counter() + seconds, None, symmetry)
         self.share = Share(bfs, me, n, mask, level)   # told the pending properties each level
 
     def call(self, method: str, args: tuple) -> tuple:

@@ -20,6 +20,7 @@ import time
 from typing import Callable
 
 from ..errors import CheckerError
+from ..watchdog import interrupted
 from ..lang.dsl import Kind, install_oracle
 from ..options import CheckOptions
 from ..results import PropertyResult, RunResult, Stats, Verdict
@@ -65,8 +66,8 @@ class Simulator:
                     next_report = now + 1.0
                 walker.walk(random.Random(f"{self.seed}/{walk}"), walk, stats)
                 walk += 1
-        except KeyboardInterrupt:
-            stopped = "interrupted (Ctrl-C)"
+        except KeyboardInterrupt as e:
+            stopped = interrupted(e)
         finally:
             install_oracle(previous_oracle)
             stats.seconds = time.perf_counter() - started

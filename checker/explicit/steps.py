@@ -52,6 +52,9 @@ class Enabled:
 
     def __call__(self, sc, name: str, args: dict[str, Any]) -> bool:
         m = self.machine
+        if m.oracle.acting:
+            raise TypeError(f"enabled(s.{name}) inside an action: ENABLED is a property's "
+                            f"question (an action says what it needs with require)")
         if self._twin is None:
             self._twin = type(m)(*m.bound_with)
         twin = self._twin

@@ -5,9 +5,10 @@ an Enum the spec's code sees, a tuple of some of one Enum's members, or an `Int[
 the spec names and uses only as identities. Permuting the values of each set (every set
 at once: the product of their permutation groups) maps a state to one of its orbit; the
 search stores each state under its orbit's canonical form and expands that form, one
-state per orbit. That the permutations are symmetries of the spec (its initial states, actions and
-properties treat the values alike) is the user's claim, as with TLC; `asymmetry` tests
-it on a sample of states before the search.
+state per orbit. That the permutations are symmetries of the spec (its actions and
+properties treat the values alike) is the user's claim, as with TLC, but not taken on
+trust: `Verifier` checks it on every orbit the search expands, and a claim that fails
+stops the search with a spec error.
 
 The canonical form is TLC's kind: the least image of the state under the permutations,
 comparing variable by variable (those that hold one set's values first, then the
@@ -27,10 +28,11 @@ import operator
 import sys
 from typing import Any, Callable
 
-from ..errors import SPEC_FAILURES
+from ..errors import SPEC_FAILURES, SpecError
 from ..lang.dsl import Kind
 from ..lang.domains import (Domain, EnumDomain, IntDomain, MapDomain, OptionDomain,
                             RecordDomain, SetDomain)
+from .steps import step_holds, view
 
 MAX_PERMUTATIONS = 40320         # 8!: beyond this, canonical forms cost more than they save
 MEMORY = 1 << 16                 # canonical forms remembered
@@ -113,6 +115,7 @@ class Symmetry:
                        for k in range(len(sets))]          # set k's permutations alone
         self._imagers: dict[int, tuple[Callable, int] | None] = {}
         self._memory: dict[tuple, tuple] = {}
+        self._index: dict[tuple, int] | None = None      # permutation -> its index (`then`)
         parts = [(v.index, self._imager(v.domain)) for v in variables]
         parts = [(i, f, sets_used) for i, (f, sets_used) in
                  ((i, x) for i, x in parts if x is not None)]
@@ -160,8 +163,21 @@ class Symmetry:
 
     def image(self, st: tuple, p: int) -> tuple:
         """`st` under permutation `p` (an index into `permutations`)."""
-        by_index = {i: f for i, f, _ in self.parts}
-        return tuple(by_index[i](c, p) if i in by_index else c for i, c in enumerate(st))
+        out = list(st)
+        for i, image, _ in self.parts:
+            out[i] = image(st[i], p)
+        return tuple(out)
+
+    def then(self, p: int, q: int) -> int:
+        """The permutation that applies `p`, then `q` (indices into `permutations`)."""
+        if self._index is None:
+            self._index = {self._key(perm): i for i, perm in enumerate(self.permutations)}
+        first, second = self.permutations[p], self.permutations[q]
+        return self._index[self._key([{v: second[k][w] for v, w in part.items()}
+                                      for k, part in enumerate(first)])]
+
+    def _key(self, perm) -> tuple:
+        return tuple(tuple(part[v] for v in s.values) for s, part in zip(self.sets, perm))
 
     def swaps(self) -> list[tuple[str, Any, Any, int]]:
         """(set name, a, b, permutation index) for each swap of neighbouring values of
@@ -285,47 +301,92 @@ def liveness_refused(properties) -> str:
             f"there); check them with --no-symmetry or leave them out (-p)")
 
 
-SAMPLE = 100            # states whose swaps `asymmetry` tries before a search
+class Verifier:
+    """The user's claim checked where the reduction relies on it: each state the search
+    expands (its orbit's representative) stands for every state of its orbit, reachable
+    ones included, so each of those must behave alike: the same successors up to
+    symmetry, the same invariants, `@reachable`s, constraints and terminal conditions,
+    and the same step properties on each step. Checked on every orbit the search meets,
+    the reduced search reaches exactly the orbits of the reachable states (a proof for
+    this run, not a sample); it costs an expansion of each other state of each orbit."""
+
+    def __init__(self, machine, symmetry: Symmetry):
+        self.machine, self.symmetry = machine, symmetry
+        self.properties = [p.fn for p in machine.properties
+                           if p.kind in (Kind.INVARIANT, Kind.REACHABLE)]
+        self.steps = [p for p in machine.properties if p.kind == Kind.STEP_INVARIANT]
+        self.swaps = symmetry.swaps()
+
+    def __call__(self, st: tuple) -> None:
+        """Raise a SpecError if some state of `st`'s orbit behaves otherwise than `st`."""
+        mine = None
+        for image, p, how in self._orbit(st):
+            if mine is None:
+                mine = Behaviour(self, st)
+            what = mine.differs(Behaviour(self, image), p)
+            if what:
+                raise SpecError(f"symmetry {', '.join(s.name for s in self.symmetry.sets)}: "
+                                f"{how} in a reachable state's orbit changes {what}: the values "
+                                f"are not interchangeable", self.machine.where)
+
+    def _orbit(self, st: tuple):
+        """(state, the permutation from `st` to it, how) for every other state of `st`'s
+        orbit, closing `st` under the swaps of neighbouring values (they generate the
+        group)."""
+        found, todo = {st: (0, "")}, [st]
+        while todo:
+            here = todo.pop()
+            p, how = found[here]
+            for name, a, b, swap in self.swaps:
+                image = self.symmetry.image(here, swap)
+                if image not in found:
+                    found[image] = q, more = self.symmetry.then(p, swap), \
+                        (f"{how}, then " if how else "") + f"swapping {_shown(a)} and {_shown(b)} of {name}"
+                    todo.append(image)
+                    yield image, q, more
 
 
-def first_states(machine, count: int = SAMPLE) -> list[tuple]:
-    """The first `count` states of a breadth-first search without symmetry (within the
-    spec's @constraint, as the search)."""
-    def kept(states):
-        return [st for st in dict.fromkeys(states) if st not in found and
-                all(machine.check(c, st, "constraint") for c in machine.constraints)]
-    found: dict[tuple, None] = {}
-    level = kept(machine.initial_states())
-    while level and len(found) < count:
-        level = level[:count - len(found)]
-        found.update(dict.fromkeys(level))
-        level = kept(succ for st in level for _, _, succ in machine.successors(st))
-    return list(found)
+class Behaviour:
+    """What the reduction assumes alike on an orbit, of one state: its steps (successor,
+    step properties) and the values of its properties, constraints and terminal
+    conditions; or the failure the state raises."""
 
-
-def asymmetry(machine, symmetry: Symmetry, states: list[tuple]) -> str | None:
-    """Test the user's claim on `states`: for each, and its image under each swap of two
-    values, the successors must be the same up to symmetry and every invariant and
-    `@reachable` the same. None if so, else where it failed (a sample, not a proof)."""
-    properties = [p for p in machine.properties if p.kind in (Kind.INVARIANT, Kind.REACHABLE)]
-
-    def behaviour(st):
+    def __init__(self, verifier: Verifier, st: tuple):
+        m = self.machine = verifier.machine
+        self.symmetry, self._canonical = verifier.symmetry, None
+        self.failure = self.steps = self.values = None
         try:
-            return (sorted(symmetry.canonical(succ) for _, _, succ in machine.successors(st)),
-                    [machine.check(p.fn, st, p.name) for p in properties])
+            steps = m.successors(st)
+            before = view(m, st) if verifier.steps else None
+            self.steps = frozenset((succ, tuple(step_holds(m, p, before, view(m, succ), b)
+                                                for p in verifier.steps))
+                                   for b, _, succ in steps)
+            m.load(m.scratch, st)
+            self.values = ([m.holds(fn, "property") for fn in verifier.properties],
+                           [m.holds(c, "constraint") for c in m.constraints],
+                           [m.holds(t, "terminal") for t in m.terminals])
         except SPEC_FAILURES as e:
-            return f"{type(e).__name__}: {e}"
+            self.failure = f"{type(e).__name__}: {e}"
 
-    for n, st in enumerate(states):
-        mine = behaviour(st)
-        for name, a, b, p in symmetry.swaps():
-            theirs = behaviour(symmetry.image(st, p))
-            if theirs != mine:
-                what = ("the properties" if isinstance(mine, tuple) and isinstance(theirs, tuple)
-                        and mine[0] == theirs[0] else "the successors")
-                return (f"swapping {_shown(a)} and {_shown(b)} of {name} in reachable state "
-                        f"#{n + 1} changes {what}: the values are not interchangeable")
-    return None
+    def differs(self, other: "Behaviour", p: int) -> str | None:
+        """What differs in `other`, a state this one's permutation `p` gives; None if
+        nothing does (the successors the very images of these, or else the same up to
+        symmetry)."""
+        if self.failure or other.failure:
+            return None if self.failure == other.failure else "the successors"
+        if self.values != other.values:
+            return "the properties"
+        image = self.symmetry.image
+        if other.steps == {(image(succ, p), values) for succ, values in self.steps} or \
+                other.canonical() == self.canonical():
+            return None
+        return "the successors"
+
+    def canonical(self) -> frozenset:
+        if self._canonical is None:
+            canonical = self.symmetry.canonical
+            self._canonical = frozenset((canonical(succ), values) for succ, values in self.steps)
+        return self._canonical
 
 
 def _shown(value) -> str:

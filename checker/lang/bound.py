@@ -318,6 +318,10 @@ class BoundSpec:
         if unknown:
             raise ValueError(f"enabled(s.{name}, ...): {name} has no parameter "
                              f"{', '.join(sorted(unknown))}")
+        for k, v in args.items():
+            if all(dict(b.params)[k] != v for b in every):
+                raise ValueError(f"enabled(s.{name}, {k}={v!r}): {v!r} is not a value of "
+                                 f"parameter {k}")
         return [b for b in self.bindings if b.name == name and
                 all(dict(b.params)[k] == v for k, v in args.items())]
 

@@ -10,21 +10,41 @@ from __future__ import annotations
 import contextvars
 import dataclasses
 import enum
+import sys
 from typing import Callable
 
+from ..errors import SpecError
 from .domains import Domain, SetValue, as_scalar
 
 
 class Disabled(BaseException):
     """Raised by `require(False)`: the action is not enabled here.
 
-    A BaseException, so that a spec's own `except Exception` cannot swallow it.
+    A BaseException, so that a spec's own `except Exception` cannot swallow it; one that
+    catches it anyway (`except BaseException`, a bare `except`) would take a disabled
+    step, so the engines count them (`raised`): an action that returns with more raised
+    than when it began swallowed one, a spec error.
     """
+
+    raised = 0
+    where: str | None = None           # the last refusing require()'s 'file:line'
+
+    def __init__(self):
+        Disabled.raised += 1
+
+
+def swallowed(label: str) -> SpecError:
+    """The error for an action that returned although `require` disabled it."""
+    return SpecError(f"{label} caught the Disabled exception require() raised here (an except "
+                     f"BaseException or a bare except), so a disabled step would be taken: "
+                     f"let it through", Disabled.where)
 
 
 def require(condition) -> None:
     """Enable the running action only where `condition` holds (a guard)."""
     if not condition:
+        caller = sys._getframe(1)
+        Disabled.where = f"{caller.f_code.co_filename}:{caller.f_lineno}"
         raise Disabled
 
 
@@ -172,6 +192,10 @@ def _mark(kind: Kind, fn: Callable | None = None, *, group: str | None = None,
         raise ValueError(f"fair must be one of {FAIRNESS}, got {fair!r}")
 
     def wrap(f):
+        taken = getattr(f, "__checker_role__", None)
+        if isinstance(taken, Role):
+            raise TypeError(f"{getattr(f, '__name__', f)} is already an @{taken.kind}: a method "
+                            f"is one thing (@{kind} on top of @{taken.kind} would drop it)")
         f.__checker_role__ = Role(kind, group, fair, fair_when, calls)
         return f
     return wrap(fn) if fn is not None else wrap

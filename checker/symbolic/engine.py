@@ -18,6 +18,7 @@ import z3
 from ..lang.dsl import Kind
 from ..lang.domains import enum_label
 from ..errors import ModelError, SpecError
+from ..watchdog import interrupted as stopped_by
 from ..options import CheckOptions
 from ..lang.bound import LIVENESS_KINDS, BoundSpec
 from ..results import PropertyResult, RunResult, Stats, Verdict
@@ -237,8 +238,8 @@ class SymbolicEngine:
                         decided[result.name] = result
                     store.save(rel)                 # with the formulas read meanwhile (a run
                                                     # cut short by Ctrl-C or an error leaves none)
-        except KeyboardInterrupt:
-            interrupted = "interrupted (Ctrl-C)"
+        except KeyboardInterrupt as e:
+            interrupted = stopped_by(e)
         results = [decided.get(r.name, r) for r in self._undecided(interrupted)]
         stats.seconds = time.perf_counter() - started
         stats.complete = all(r.verdict is not Verdict.UNKNOWN for r in results)

@@ -1,0 +1,53 @@
+"""`--max-seconds` enforced from outside the search: a watchdog.
+
+The engines read the clock between states, and give each solver call what is left of
+the limit, which is enough while each step returns. One that never does (an action's
+endless loop, a `choose` among millions of values, whether searched or read into a
+relation) would hold the run past its limit for ever; so a thread waits out the limit,
+plus `GRACE` for the engine to stop on its own, then signals the main thread, whose
+handler raises `TimeLimit` at the Python line it is on. (Z3 is left alone: interrupted
+between calls, it cancels the next one.) It is a KeyboardInterrupt: every engine already ends
+a Ctrl-C'd run with whatever it decided and the rest unknown (exit 3), and a spec's
+`except Exception` cannot swallow it.
+"""
+from __future__ import annotations
+
+import contextlib
+import signal
+import threading
+
+GRACE = 1.0            # seconds past the limit before the watchdog steps in
+
+
+class TimeLimit(KeyboardInterrupt):
+    """The run's time limit passed inside a step that did not return."""
+
+
+def interrupted(e: KeyboardInterrupt) -> str:
+    """Why a run was cut short: its time limit, or the user's Ctrl-C."""
+    return str(e) if isinstance(e, TimeLimit) else "interrupted (Ctrl-C)"
+
+
+@contextlib.contextmanager
+def watchdog(seconds: float | None):
+    """Within: past `seconds` (and GRACE), TimeLimit is raised in the main thread. Off
+    without a limit, or off the main thread (signals reach only it)."""
+    if not seconds or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    reason = f"time limit {seconds:g} s reached"
+
+    def expired(*_):
+        raise TimeLimit(reason)
+
+    main = threading.main_thread().ident
+    previous = signal.signal(signal.SIGALRM, expired)
+    timer = threading.Timer(seconds + GRACE, signal.pthread_kill, (main, signal.SIGALRM))
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
+        timer.join()
+        signal.signal(signal.SIGALRM, previous)
