@@ -23,6 +23,16 @@ class TimeLimit(KeyboardInterrupt):
     """The run's time limit passed inside a step that did not return."""
 
 
+_passed: list[TimeLimit] = []          # the limit raised, while its watchdog is on
+
+
+def raise_if_passed() -> None:
+    """Raise the TimeLimit again if it was raised: a library that caught it (Z3's
+    argument conversion turns it into its own error) must not turn it into an answer."""
+    if _passed:
+        raise _passed[0]
+
+
 def interrupted(e: KeyboardInterrupt) -> str:
     """Why a run was cut short: its time limit, or the user's Ctrl-C."""
     return str(e) if isinstance(e, TimeLimit) else "interrupted (Ctrl-C)"
@@ -38,7 +48,8 @@ def watchdog(seconds: float | None):
     reason = f"time limit {seconds:g} s reached"
 
     def expired(*_):
-        raise TimeLimit(reason)
+        _passed.append(TimeLimit(reason))
+        raise _passed[0]
 
     main = threading.main_thread().ident
     previous = signal.signal(signal.SIGALRM, expired)
@@ -51,3 +62,4 @@ def watchdog(seconds: float | None):
         timer.cancel()
         timer.join()
         signal.signal(signal.SIGALRM, previous)
+        _passed.clear()

@@ -5,9 +5,11 @@ raises. Each next to the same spec written right, which checks."""
 from __future__ import annotations
 
 import pytest
+from click.testing import CliRunner
 
 from checker import Int, Spec, action, either, enabled, invariant, require
-from checker.engines import run_engine
+from checker.cli import main
+from checker.engines import ENGINES, run_engine
 from checker.errors import SpecError
 from checker.explicit.machine import Machine
 from checker.options import CheckOptions
@@ -110,3 +112,22 @@ def test_two_roles_on_one_method_are_refused_where_the_class_is_written():
             @action
             def step(s):
                 s.x = 1
+
+
+@pytest.mark.parametrize("spec, fn, text, message", [
+    (EitherInInvariant, EitherInInvariant.vague, "either()", "choose() or either() outside an action"),
+    (EnabledInAction, EnabledInAction.peek, "enabled(", "enabled(s.step) inside an action"),
+    (EnabledOutOfDomain, EnabledOutOfDomain.never_stuck, "enabled(",
+     "enabled(s.step, d=7): 7 is not a value of parameter d"),
+])
+@pytest.mark.parametrize("engine", sorted(ENGINES))
+def test_every_engine_refuses_a_meaningless_property_or_action_at_its_line(tmp_path, engine, spec,
+                                                                           fn, text, message):
+    """The same one line and exit 2 on every engine, the relation's readers too (a choice
+    in an invariant read symbolically was a disjunction: a wrong holds)."""
+    model = tmp_path / "m.toml"
+    model.write_text(f'spec = "test_meaningless:{spec.__name__}"\n[check]\nmax_seconds = 60\n')
+    result = CliRunner().invoke(main, [str(model), "--engine", engine, "-q",
+                                       "--traces", str(tmp_path)])
+    assert result.exit_code == 2, result.output
+    assert f"{__file__}:{line_of(fn, text)}: " in result.output and message in result.output

@@ -46,8 +46,8 @@ class Millions(Spec):
 
 
 @pytest.mark.parametrize("spec, engine", [
-    *(("Endless", e) for e in ["interpreter", "explicit", "simulate", "bmc", "pdr"]),
-    *(("Millions", e) for e in ["interpreter", "explicit", "simulate", "pdr"])])
+    *((spec, e) for spec in ("Endless", "Millions")
+      for e in ["interpreter", "explicit", "simulate", "bmc", "kind", "pdr"])])
 def test_a_step_that_never_returns_is_stopped_at_the_time_limit(tmp_path, spec, engine):
     model = tmp_path / "m.toml"
     model.write_text(f'spec = "test_watchdog:{spec}"\n')

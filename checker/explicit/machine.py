@@ -16,8 +16,8 @@ from typing import Any, Callable, Iterator
 from ..errors import SPEC_FAILURES, SpecError, user_frame
 from ..lang.bound import MISSING, Binding, BoundSpec, Variable, truth
 from ..lang.domains import Domain, OutOfDomain
-from ..lang.dsl import (Disabled, Oracle, Spec, install_oracle, ordered_values, spec_members,
-                         swallowed)
+from ..lang.dsl import (CHOICE_OUTSIDE_ACTION, Disabled, Oracle, Spec, install_oracle,
+                         ordered_values, spec_members, swallowed)
 from ..lang.values import NO_ARG
 from .dispatch import selectors, tests_of
 from .expand import expander
@@ -69,8 +69,7 @@ class ExplicitOracle(Oracle):
 
     def choose(self, domain):
         if not self.acting:
-            raise TypeError("choose() or either() outside an action: a property, constraint "
-                            "or condition has one value per state (write any(...) or all(...))")
+            raise TypeError(CHOICE_OUTSIDE_ACTION)
         if self.taken is None:
             self.taken, self.sizes, self.shown = [], [], []
         if isinstance(domain, Domain):

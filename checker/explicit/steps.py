@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..lang.bound import Binding, Property
-from ..lang.dsl import Transition
+from ..lang.dsl import Transition, enabled_in_action
 
 if TYPE_CHECKING:
     from .machine import Machine
@@ -53,8 +53,7 @@ class Enabled:
     def __call__(self, sc, name: str, args: dict[str, Any]) -> bool:
         m = self.machine
         if m.oracle.acting:
-            raise TypeError(f"enabled(s.{name}) inside an action: ENABLED is a property's "
-                            f"question (an action says what it needs with require)")
+            raise enabled_in_action(name)
         if self._twin is None:
             self._twin = type(m)(*m.bound_with)
         twin = self._twin

@@ -40,6 +40,17 @@ def swallowed(label: str) -> SpecError:
                      f"let it through", Disabled.where)
 
 
+CHOICE_OUTSIDE_ACTION = ("choose() or either() outside an action: a property, constraint or "
+                         "condition has one value per state (write any(...) or all(...))")
+"""What every engine's oracle says of a choice made outside an action."""
+
+
+def enabled_in_action(name: str) -> TypeError:
+    """What every engine says of `enabled(s.name)` called inside an action."""
+    return TypeError(f"enabled(s.{name}) inside an action: ENABLED is a property's question "
+                     f"(an action says what it needs with require)")
+
+
 def require(condition) -> None:
     """Enable the running action only where `condition` holds (a guard)."""
     if not condition:

@@ -15,8 +15,9 @@ from typing import Any, Callable, Iterator
 
 import z3
 
-from ..lang.dsl import Disabled, Oracle, install_oracle
+from ..lang.dsl import CHOICE_OUTSIDE_ACTION, Disabled, Oracle, install_oracle
 from ..errors import SPEC_FAILURES, SpecError, spec_file
+from ..watchdog import raise_if_passed
 from .interrupt import answer
 
 MAX_PATHS = 20_000          # paths through one function before it counts as an explosion
@@ -100,8 +101,9 @@ class Explorer(Oracle):
     """Answers decisions on symbolic values and `choose`, path by path."""
 
     def __init__(self, solver: PathSolver, env: dict, context: list | None = None,
-                 scratch=None):
+                 scratch=None, acting: bool = True):
         self.solver, self.env = solver, env          # env: the constants `choose` may read
+        self.acting = acting                         # an action runs: it alone may choose
         self.context = context or []                 # what the caller's path already assumes
         self.scratch = scratch                       # the state the run edits (`merge`)
         self.trail: list[_Decision] = []
@@ -166,6 +168,7 @@ class Explorer(Oracle):
         except (_Infeasible, SymbolicError):
             raise
         except (*SPEC_FAILURES, Disabled) as e:
+            raise_if_passed()
             context = z3.And(*self.conditions, *self.guards)
             if not isinstance(e, Disabled):
                 self.failures.append((context, e))
@@ -213,6 +216,8 @@ class Explorer(Oracle):
 
     def choose(self, domain):
         from .containers import choices_of
+        if not self.acting:                          # as the interpreter's oracle says it
+            raise TypeError(CHOICE_OUTSIDE_ACTION)
         options = choices_of(domain, self.env)
         if not options:
             raise Disabled
@@ -247,6 +252,7 @@ class Explorer(Oracle):
                 except SymbolicError:
                     raise
                 except SPEC_FAILURES as e:              # a sys.exit in an action too
+                    raise_if_passed()                   # the time limit, in a library's clothes
                     path.error = e
                 if path.enabled or path.failures:
                     yield path

@@ -21,10 +21,10 @@ import z3
 from ..lang.bound import MISSING, Binding, BoundSpec, Property
 from ..lang.bound import truth as concrete_truth
 from ..lang.domains import OutOfDomain
-from ..lang.dsl import Transition, spec_members
+from ..lang.dsl import Transition, enabled_in_action, spec_members
 from ..errors import SpecError, user_frame, where_defined
 from .merge import Scratch, merging
-from .paths import Explorer, PathSolver
+from .paths import Explorer, PathSolver, explorer as running_explorer
 from .rewrite import Compiler
 from .shapes import shape_of
 from .terms import SBool, SInt, bool_term, identical
@@ -138,12 +138,13 @@ class Relation:
                 raise self.machine.outside(label, v, e) from None
         return leaves
 
-    def _paths(self, fn, args, label, setup, finish, context=z3.BoolVal(True), failed=None):
+    def _paths(self, fn, args, label, setup, finish, context=z3.BoolVal(True), failed=None,
+               acting=True):
         """(path, finish(scratch)) for each feasible path of `fn(scratch, *args)`. A path
         that raises is a failure where `context` holds too; its condition is also added to
-        `failed`, if a list is given."""
+        `failed`, if a list is given. Only an action (`acting`) may choose."""
         fn = self.compiler.function(fn)
-        explorer = Explorer(self.solver, self.env)
+        explorer = Explorer(self.solver, self.env, acting=acting)
 
         def run():
             sc = setup()
@@ -220,7 +221,8 @@ class Relation:
             try:
                 self.formulas[key] = z3.Or(
                     [z3.And(p.condition, p.outcome) for p in
-                     self._paths(fn, args, what, self.view, truth, context, raised)]
+                     self._paths(fn, args, what, self.view, truth, context, raised,
+                                 acting=False)]
                     + (raised if raising_holds else []))
             finally:
                 self._origin = None
@@ -272,7 +274,9 @@ class Relation:
 
     def _enabled(self, sc, name: str, args: dict) -> SBool:
         """`enabled(s.name, **args)` on the symbolic state `sc`: a step of such a binding
-        is enabled in the state it holds."""
+        is enabled in the state it holds. Not inside an action, as on the interpreter."""
+        if running_explorer().acting:
+            raise enabled_in_action(name)
         chosen = set(map(id, self.machine.bindings_of(name, args)))
         enabled = z3.Or([s.guard for s in self.steps if id(s.binding) in chosen])
         return SBool(self.rename(enabled, self._next(sc, f"enabled(s.{name})")))
