@@ -17,6 +17,7 @@ import signal
 import threading
 
 GRACE = 1.0            # seconds past the limit before the watchdog steps in
+REPEAT = 0.5           # ... and between its signals until the run is over
 
 
 class TimeLimit(KeyboardInterrupt):
@@ -33,9 +34,16 @@ def raise_if_passed() -> None:
         raise _passed[0]
 
 
+_heard = threading.Event()             # an engine has caught the TimeLimit: no more signals
+
+
 def interrupted(e: KeyboardInterrupt) -> str:
-    """Why a run was cut short: its time limit, or the user's Ctrl-C."""
-    return str(e) if isinstance(e, TimeLimit) else "interrupted (Ctrl-C)"
+    """Why a run was cut short: its time limit, or the user's Ctrl-C. An engine asking
+    has caught it, and reports what it decided: the watchdog stops signalling."""
+    if isinstance(e, TimeLimit):
+        _heard.set()
+        return str(e)
+    return "interrupted (Ctrl-C)"
 
 
 @contextlib.contextmanager
@@ -48,18 +56,31 @@ def watchdog(seconds: float | None):
     reason = f"time limit {seconds:g} s reached"
 
     def expired(*_):
-        _passed.append(TimeLimit(reason))
+        if not _passed:
+            _passed.append(TimeLimit(reason))
         raise _passed[0]
 
     main = threading.main_thread().ident
     previous = signal.signal(signal.SIGALRM, expired)
-    timer = threading.Timer(seconds + GRACE, signal.pthread_kill, (main, signal.SIGALRM))
-    timer.daemon = True
-    timer.start()
+    over = threading.Event()
+
+    def bark():
+        """Signal once the limit and its grace are past, and again every REPEAT seconds
+        until an engine has caught it or the run is over: where a library swallowed one
+        (a bare except), the next one lands."""
+        if over.wait(seconds + GRACE):
+            return
+        while not _heard.is_set():
+            signal.pthread_kill(main, signal.SIGALRM)
+            if over.wait(REPEAT):
+                return
+    dog = threading.Thread(target=bark, daemon=True)
+    dog.start()
     try:
         yield
     finally:
-        timer.cancel()
-        timer.join()
+        over.set()
+        dog.join()
         signal.signal(signal.SIGALRM, previous)
         _passed.clear()
+        _heard.clear()

@@ -68,3 +68,17 @@ def test_without_a_limit_or_once_the_run_is_over_the_watchdog_is_silent():
     with pytest.raises(TimeLimit, match="time limit 0.01 s reached"):
         with watchdog(0.01):
             time.sleep(5)
+
+
+def test_a_time_limit_swallowed_by_a_bare_except_is_signalled_again():
+    """A library that catches everything (z3's argument conversion) does not keep a step
+    running past the limit: the watchdog signals again until an engine has caught it."""
+    began = time.monotonic()
+    with pytest.raises(TimeLimit, match="time limit 0.01 s reached"):
+        with watchdog(0.01):
+            try:
+                time.sleep(5)
+            except BaseException:                # noqa: B036 (the trap being tested)
+                pass
+            time.sleep(5)
+    assert time.monotonic() - began < 3
