@@ -4,6 +4,7 @@ The CLI prints them as one line and exits 2; they never surface as tracebacks.
 """
 from __future__ import annotations
 
+import functools
 import inspect
 import sysconfig
 import traceback
@@ -50,6 +51,7 @@ _SPEC_LIBRARIES = (_CHECKER_DIR / "kubernetes",)
 recompiles them, errors point into them), not the engine's own."""
 
 
+@functools.lru_cache(maxsize=None)
 def spec_file(filename: str) -> bool:
     """Is `filename` a spec's code: one of check-model's spec libraries, or outside
     check-model, the standard library and the installed packages?"""

@@ -470,6 +470,41 @@ def test_a_spec_that_raises_is_an_error_for_every_engine_or_for_none(work, kind,
         (reference.output, result.output)
 
 
+MEANINGLESS = {         # a spec that means nothing, in the state x == AT
+    "choice in a property": "@invariant\ndef vague(s):\n    return s.x != AT or either()",
+    "enabled in an action": "@action\ndef peek(s):\n    require(s.x == AT and enabled(s.inc))\n"
+                            "    s.x = 0",
+    "enabled out of the domain": "@invariant\ndef stuck(s):\n    return s.x != AT or "
+                                 "enabled(s.inc, n=9)",
+    "require caught": "@action\ndef sneak(s):\n    try:\n        require(s.x == AT and s.x > 9)\n"
+                      "    except BaseException:\n        pass\n    s.x = 0",
+}
+
+
+@fuzz(40)
+@given(kind=st.sampled_from(sorted(MEANINGLESS)), at=st.integers(0, 5),
+       engine=st.sampled_from(sorted(ENGINES)))
+def test_a_meaningless_spec_is_an_error_for_every_engine_where_it_is_reached(work, kind, at,
+                                                                            engine):
+    """A trap reached (x == AT is a reachable state: 0 to 4) is a spec error, exit 2, one
+    line naming the spec file, on every engine that runs the model; one never reached
+    changes no answer. Never a verdict read off it."""
+    code = MEANINGLESS[kind].replace("AT", str(at))
+    text = RAISING_SPEC.replace("class Raising(Base):", "from checker import either, enabled\n\n\n"
+                                "class Raising(Base):") + textwrap.indent(code, " " * 4) + "\n"
+    name = f"fuzz_meaningless_{hashlib.sha256(text.encode()).hexdigest()[:12]}"
+    spec = write(work / f"{name}.py", text)
+    model = write(work / f"{name}.toml", f'spec = "{name}:Raising"\n[check]\ndeadlock = false\n')
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("CHECK_MODEL_CACHE", str(work / "cache"))
+        result = invoke(model, "--traces", work / "out", "-q", "--engine", engine)
+    assert_answers(result, spec, model)
+    refused = f"the {engine} engine does not take" in result.output
+    reached = at <= 4 or kind == "require caught"              # its require always refuses
+    if not refused and engine != "simulate":                   # walks may miss the state
+        assert (result.exit_code == 2) == reached, (kind, at, result.output)
+
+
 # ------------------------------------------------------------------ arguments
 
 FILES = ["model.toml", "tiny.toml", "trace.itf.json", "cert.json", "mutants.toml", "baseline.json",

@@ -13,7 +13,7 @@ import enum
 import sys
 from typing import Callable
 
-from ..errors import SpecError
+from ..errors import SpecError, spec_file
 from .domains import Domain, SetValue, as_scalar
 
 
@@ -55,6 +55,8 @@ def require(condition) -> None:
     """Enable the running action only where `condition` holds (a guard)."""
     if not condition:
         caller = sys._getframe(1)
+        while caller.f_back is not None and not spec_file(caller.f_code.co_filename):
+            caller = caller.f_back                   # a reader's call: the spec's line above
         Disabled.where = f"{caller.f_code.co_filename}:{caller.f_lineno}"
         raise Disabled
 
