@@ -15,7 +15,7 @@ from typing import Any, Callable, Iterator
 
 import z3
 
-from ..lang.dsl import CHOICE_OUTSIDE_ACTION, Disabled, Oracle, install_oracle, swallowed
+from ..lang.dsl import CHOICE_OUTSIDE_ACTION, Disabled, Oracle, install_oracle
 from ..errors import SPEC_FAILURES, SpecError, spec_file
 from ..watchdog import raise_if_passed
 from .interrupt import answer
@@ -170,9 +170,7 @@ class Explorer(Oracle):
         except (*SPEC_FAILURES, Disabled) as e:
             raise_if_passed()
             context = z3.And(*self.conditions, *self.guards)
-            if isinstance(e, Disabled):
-                Disabled.raised -= 1            # taken by the reader: not the spec's to catch
-            else:
+            if not isinstance(e, Disabled):
                 self.failures.append((context, e))
         else:
             if before is not None:
@@ -247,11 +245,8 @@ class Explorer(Oracle):
                                         f"multiplies them", where)
                 self.depth, self.conditions, self.choices, self.failures = 0, [], [], []
                 path = Run(self.conditions, self.choices, failures=self.failures)
-                refused = Disabled.raised
                 try:
                     path.outcome = run()
-                    if Disabled.raised != refused:      # the spec caught a require's refusal
-                        path.error = swallowed(what)
                 except (_Infeasible, Disabled):
                     path.enabled = False
                 except SymbolicError:
